@@ -1,0 +1,35 @@
+"""保皇 Baohuang ("Protect the Emperor"): five players, four packs, an emperor and his
+hidden guard against the rebels. The rules are in ``shared/rules/baohuang.md``; this
+package is their reference implementation.
+
+>>> import paiju
+>>> g = paiju.new_game("baohuang", seed=7)
+>>> g.num_players, g.phase
+(5, 'setup')
+"""
+
+from paiju.baohuang.game import Baohuang, LeadPlays, deck_cards
+from paiju.baohuang.options import PRESETS, resolve_options
+from paiju.baohuang.plays import PASS, YIELD, Declare, Pass, Play, Yield, beats, parse_play
+from paiju.baohuang.policy import hint, hosted_action
+from paiju.baohuang.scoring import hand_scores, tribute_plan
+
+__all__ = [
+    "PASS",
+    "PRESETS",
+    "YIELD",
+    "Baohuang",
+    "Declare",
+    "LeadPlays",
+    "Pass",
+    "Play",
+    "Yield",
+    "beats",
+    "deck_cards",
+    "hand_scores",
+    "hint",
+    "hosted_action",
+    "parse_play",
+    "resolve_options",
+    "tribute_plan",
+]

@@ -1,0 +1,136 @@
+"""Baohuang room options: the four presets and every toggle of the spec (§3 table).
+
+A preset (``variant``) sets the toggles; any toggle given explicitly overrides it.
+
+>>> resolve_options(variant="qingdao")["tribute"], resolve_options(kao=True)["kao"]
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.errors import IllegalAction
+
+PRESETS: dict[str, dict[str, Any]] = {
+    # 普通玩法 / 简明玩法 (固定保)
+    "standard": dict(
+        deck="full",
+        guard="card",
+        abdication="standard",
+        solo_grab=False,
+        grab_needs_four=False,
+        guard_choice="auto",
+        rebellion=True,
+        kick=False,
+        yield_turn=False,
+        tribute=False,
+    ),
+    # 经典玩法 (叫侍卫)
+    "classic": dict(
+        deck="full",
+        guard="call",
+        abdication="classic",
+        solo_grab=True,
+        grab_needs_four=False,
+        guard_choice="auto",
+        rebellion=True,
+        kick=False,
+        yield_turn=False,
+        tribute=False,
+    ),
+    # 威海玩法
+    "weihai": dict(
+        deck="weihai",
+        guard="card",
+        abdication="weihai",
+        solo_grab=True,
+        grab_needs_four=False,
+        guard_choice="auto",
+        rebellion=True,
+        kick=True,
+        yield_turn=False,
+        tribute=False,
+    ),
+    # 青岛玩法
+    "qingdao": dict(
+        deck="full",
+        guard="call",
+        abdication="qingdao",
+        solo_grab=True,
+        grab_needs_four=True,
+        guard_choice="choose",
+        rebellion=True,
+        kick=True,
+        yield_turn=True,
+        tribute=True,
+    ),
+}
+
+COMMON: dict[str, Any] = dict(
+    deal_start="first_finisher",  # first_finisher 头客 (seed 002) | previous_emperor (seed 001)
+    pass_is_final=False,  # a player who passed may play again when the turn comes back
+    hold_sixes=False,  # 憋6
+    hold_rank="6",
+    kao=False,  # 烤牌
+    leave_penalty=40,  # applied by the server
+    first_seat=0,  # the first dealt seat (a match sets it from deal_start)
+    tribute_due=None,  # tribute owed from the previous hand (a match sets it)
+)
+
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "variant": tuple(PRESETS),
+    "deck": ("full", "no345", "weihai"),
+    "guard": ("card", "call"),
+    "abdication": ("standard", "classic", "qingdao", "weihai"),
+    "guard_choice": ("auto", "choose"),
+    "deal_start": ("first_finisher", "previous_emperor"),
+}
+BOOLEANS = (
+    "solo_grab",
+    "grab_needs_four",
+    "rebellion",
+    "kick",
+    "yield_turn",
+    "tribute",
+    "pass_is_final",
+    "hold_sixes",
+    "kao",
+)
+
+OPTION_NAMES = ("variant", *PRESETS["standard"], *COMMON)
+
+
+def resolve_options(variant: str = "standard", **overrides: Any) -> dict[str, Any]:
+    """All options of a room: the preset's toggles, then the overrides, validated."""
+    if variant not in PRESETS:
+        raise IllegalAction(f"unknown Baohuang variant {variant!r}; choose one of {', '.join(PRESETS)}")
+    unknown = set(overrides) - set(OPTION_NAMES)
+    if unknown:
+        raise IllegalAction(
+            f"unknown Baohuang option(s) {', '.join(sorted(unknown))}; options are {', '.join(OPTION_NAMES)}"
+        )
+    opts: dict[str, Any] = {"variant": variant, **PRESETS[variant], **COMMON}
+    opts.update({k: v for k, v in overrides.items()})
+    for name, allowed in CHOICES.items():
+        if opts[name] not in allowed:
+            raise IllegalAction(f"option {name}={opts[name]!r} is not one of {', '.join(map(str, allowed))}")
+    for name in BOOLEANS:
+        if not isinstance(opts[name], bool):
+            raise IllegalAction(f"option {name} must be true or false, not {opts[name]!r}")
+    if opts["yield_turn"]:
+        opts["pass_is_final"] = True  # 让牌 makes a pass final
+    if opts["guard"] == "call" and opts["abdication"] in ("standard", "weihai"):
+        raise IllegalAction(f"abdication={opts['abdication']} needs guard=card (a fixed guard card)")
+    if opts["guard"] == "card" and opts["abdication"] in ("classic", "qingdao"):
+        raise IllegalAction(f"abdication={opts['abdication']} needs guard=call (the emperor calls a guard)")
+    if not isinstance(opts["first_seat"], int) or not 0 <= opts["first_seat"] < 5:
+        raise IllegalAction("first_seat must be a seat 0-4")
+    if not isinstance(opts["leave_penalty"], int) or opts["leave_penalty"] < 0:
+        raise IllegalAction("leave_penalty must be a non-negative number of points")
+    from paiju.baohuang.plays import strength_of_text
+
+    held = strength_of_text(str(opts["hold_rank"]))
+    if held > 12:
+        raise IllegalAction("hold_rank must be an ordinary rank, not a joker")
+    return opts

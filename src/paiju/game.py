@@ -1,0 +1,129 @@
+"""The one game interface every paiju game implements (see API.md).
+
+A game is a small state machine: ``to_act`` names the seat whose decision it is,
+``legal_actions()`` lists what that seat may do, ``apply`` performs one action. Every
+decision of every phase (declarations before play, plays, tribute picks) is an action of
+one seat. A game is its record: options + seed (+ explicit deal) + the actions replay to
+the identical state.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from paiju.cards import Card
+from paiju.errors import IllegalAction
+
+RECORD_VERSION = 1
+
+
+class Action:
+    """Marker base for actions. Every action has ``str(action)``, its text form, and
+    ``game.parse_action(str(action)) == action`` holds."""
+
+    __slots__ = ()
+
+
+def new_seed() -> int:
+    """A fresh seed for a game whose caller gave none (it is kept in the record)."""
+    return random.SystemRandom().randrange(2**62)
+
+
+class Game(ABC):
+    """Base class of the three games: the uniform interface of API.md.
+
+    Subclasses implement the rule hooks (``_check``, ``_do``, ``legal_actions`` …); the
+    base class keeps the action log, turns text into actions and refuses to act when the
+    hand is over or an action is illegal — leaving the game unchanged.
+    """
+
+    name: ClassVar[str]
+    num_players: int
+    seed: int
+    options: dict[str, Any]
+
+    def __init__(self) -> None:
+        self._log: list[Action] = []
+
+    # -- the interface -------------------------------------------------------------
+    @property
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """Seat whose decision it is; ``None`` when the hand is over."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """Short name of the current phase ("play" while tricks are played, "over")."""
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Any]:
+        """Actions of ``to_act``; never empty while the hand goes on."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Any:
+        """The action written as ``text`` for the seat to act (raises IllegalAction)."""
+
+    @abstractmethod
+    def _check(self, action: Any) -> None:
+        """Raise IllegalAction with the reason if ``to_act`` may not take ``action``."""
+
+    @abstractmethod
+    def _do(self, action: Any) -> None:
+        """Perform an action already checked legal."""
+
+    @abstractmethod
+    def hand(self, seat: int) -> list[Card]:
+        """Cards ``seat`` holds now."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know, and nothing more (``None``: a spectator)."""
+
+    @property
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """Points per seat for the finished hand; they sum to 0."""
+
+    @abstractmethod
+    def _record_setup(self) -> dict[str, Any]:
+        """Options, seed and deal: what :func:`paiju.replay` needs besides the actions."""
+
+    @abstractmethod
+    def clone(self) -> Game:
+        """An independent copy (for search)."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_act is None
+
+    def apply(self, action: Any) -> None:
+        """Take ``action`` (an action or its text) for the seat to act.
+
+        Raises :class:`paiju.IllegalAction` with the reason; the game is then unchanged.
+        """
+        if self.to_act is None:
+            raise IllegalAction("the hand is over: nobody is to act")
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        self._check(action)
+        self._log.append(action)
+        self._do(action)
+
+    def record(self) -> dict[str, Any]:
+        """JSON-serializable record; :func:`paiju.replay` rebuilds the same state."""
+        rec = {"version": RECORD_VERSION, "game": self.name}
+        rec.update(self._record_setup())
+        rec["actions"] = [str(a) for a in self._log]
+        return rec
+
+    @property
+    def history(self) -> list[Any]:
+        """Actions taken so far, in order."""
+        return list(self._log)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seed={self.seed} phase={self.phase} to_act={self.to_act}>"

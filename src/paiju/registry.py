@@ -1,0 +1,60 @@
+"""Games by name, and the three entry points every caller uses: ``new_game``,
+``replay`` and ``new_match``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.errors import IllegalAction
+from paiju.game import Game
+from paiju.match import Match
+
+GAMES: tuple[str, ...] = ("baohuang", "shengji", "shuangkou")
+
+
+def game_class(name: str) -> type[Game]:
+    """The class implementing game ``name``."""
+    if name == "baohuang":
+        from paiju.baohuang import Baohuang
+
+        return Baohuang
+    if name in GAMES:
+        raise IllegalAction(f"the {name} engine is not written yet; available: baohuang")
+    raise IllegalAction(f"unknown game {name!r}; games are {', '.join(GAMES)}")
+
+
+def new_game(name: str, seed: int | None = None, deal: Any = None, **options: Any) -> Game:
+    """A new hand of game ``name``. Options are the snake_case names of the game's spec
+    (e.g. ``variant="classic", kao=True``); ``deal`` gives each seat's cards explicitly.
+
+    >>> g = new_game("baohuang", seed=1, variant="classic")
+    >>> g.options["guard"]
+    'call'
+    """
+    cls: Any = game_class(name)
+    game: Game = cls(seed=seed, deal=deal, **options)
+    return game
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """The game a :meth:`Game.record` describes, in exactly the same state."""
+    try:
+        name = record["game"]
+        options = dict(record.get("options") or {})
+        actions = record["actions"]
+    except (KeyError, TypeError) as e:
+        raise IllegalAction(f"not a paiju game record: missing {e}") from e
+    game = new_game(name, seed=record.get("seed"), deal=record.get("deal"), **options)
+    for i, text in enumerate(actions):
+        try:
+            game.apply(text)
+        except IllegalAction as e:
+            raise IllegalAction(f"record action {i + 1} ({text!r}) is illegal: {e}") from e
+    return game
+
+
+def new_match(name: str, seed: int | None = None, **options: Any) -> Match:
+    """A match: several hands of game ``name``, carrying what passes between hands
+    (Baohuang: deal start and Qingdao tribute)."""
+    game_class(name)
+    return Match(name, seed=seed, **options)
