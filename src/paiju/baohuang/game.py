@@ -912,8 +912,8 @@ class Baohuang(Game):
         self.next_tribute = plan
         res = hand_scores(
             place[emp],
-            None if solo else place[self.guard],
-            solo=solo,  # type: ignore[index]
+            None if guard is None else place[guard],
+            solo=solo,
             open_guard=self.open_guard,
             rebellion=self.rebellion,
             kicks=self.kicks,
