@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import Any
 
 from paiju.baohuang.options import resolve_options
@@ -76,6 +77,11 @@ def deck_cards(deck: str) -> list[Card]:
         for suit in "shd":  # weihai: three 6s fewer [decision: 6♠ 6♥ 6♦ of one pack]
             cards.remove(Card(6, suit))
     return cards
+
+
+@cache
+def _deck_copies(deck: str) -> Counter[Card]:
+    return Counter(deck_cards(deck))
 
 
 def _card_key(c: Card) -> tuple[int, int, bool]:
@@ -213,6 +219,7 @@ class Baohuang(Game):
         self._second = False
         self.trick: list[tuple[int, str]] = []
         self._scores: tuple[int, ...] | None = None
+        self.next_tribute: dict[str, Any] | None = None  # Qingdao tribute this hand produced
         self._to_act: int | None = self._holder
         self._event(event="deal", number=self.deals)
         if self.options["tribute"] and self.options["tribute_due"]:
@@ -261,12 +268,12 @@ class Baohuang(Game):
             self._sizes[seat] += 1
 
     def _highest(self, seat: int, jokers: bool = True) -> Card | None:
-        """The seat's highest card (jokers excluded if asked); never the guard card."""
+        """The seat's highest unmarked card (jokers excluded if asked). [decision] The
+        marked jokers decide roles, so they are never attached or given as tribute."""
         for s in range(BJ if jokers else 12, -1, -1):
-            lst = self._hands[seat][s]
-            if any(not (c.marked and c.rank == SMALL_JOKER) for c in lst):
-                plain = [c for c in lst if not c.marked]
-                return plain[-1] if plain else next(c for c in lst if c.marked and c.rank == BIG_JOKER)
+            for c in reversed(self._hands[seat][s]):
+                if not c.marked:
+                    return c
         return None
 
     def hand(self, seat: int) -> list[Card]:
@@ -377,11 +384,8 @@ class Baohuang(Game):
         return [Declare("call", str(c)) for c in (triples[:1] + fours[:1])]
 
     def _copies(self, card: Card) -> int:
-        return (
-            sum(1 for c in deck_cards(self.options["deck"]) if c == card)
-            if self._deal_text
-            else (3 if self.options["deck"] == "weihai" and card.rank == 6 and card.suit != "c" else 4)
-        )
+        """Copies of a suit+rank in this room's deck (4, or 3 for weihai's short 6s)."""
+        return _deck_copies(self.options["deck"])[card]
 
     # ------------------------------------------------------------------ parsing
     def parse_action(self, text: str) -> Any:
@@ -587,6 +591,7 @@ class Baohuang(Game):
             self._move_emperor_card(seat, (seat + 2) % NUM_SEATS)  # 隔一个的下家, once
             self._weihai_passed = True
             return
+        self._move_emperor_card(seat, (seat - 1) % NUM_SEATS)  # to 上家
         if o["abdication"] == "standard" and self._declines >= 1:
             card = self._highest(seat, jokers=False)  # a 2, else the highest non-joker: 贴牌
             if card is not None:
@@ -599,8 +604,6 @@ class Baohuang(Game):
         if self._declines >= 2 * NUM_SEATS:  # two cycles (or cycle + forced cycle): redeal
             self._event(event="redeal")
             self._start_deal(None)
-            return
-        self._move_emperor_card(seat, (seat - 1) % NUM_SEATS)  # to 上家
 
     def _move_emperor_card(self, seat: int, to: int) -> None:
         if EMPEROR_CARD in self._hands[seat][BJ]:
