@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/paiju play baohuang
+	$(BIN)/paiju serve
 
 test: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
