@@ -1033,7 +1033,7 @@ class Baohuang(Game):
             "last_play": {"seat": self._last_seat, "play": str(self._last)} if self._last else None,
             "leader": self._circle[0] if self._last is None and self._circle else None,
             "finished": list(self.finished),
-            "events": [dict(e) for e in self._events],
+            "events": list(self._events),  # public events; the dicts are shared, do not mutate
         }
         if seat is not None and seat == self._holder and emp is None:
             v["attached_cards"] = [str(c) for c in self._travel if not c.marked]

@@ -134,3 +134,57 @@ def resolve_options(variant: str = "standard", **overrides: Any) -> dict[str, An
     if held > 12:
         raise IllegalAction("hold_rank must be an ordinary rank, not a joker")
     return opts
+
+
+OPTION_HELP: dict[str, str] = {
+    "deck": "cards: full 216, no345 168 (without 3, 4, 5), weihai 165 (no345 minus three 6s)",
+    "guard": "card: the holder of the guard card SJ* is guard; call: the emperor calls a suit+rank",
+    "abdication": "how the emperor card is passed on when declined (让位)",
+    "solo_grab": "抢独: any player may declare an open solo before play",
+    "grab_needs_four": "抢独 only with a suited four (Qingdao)",
+    "guard_choice": "auto: the best triple is called automatically; choose: the emperor chooses",
+    "rebellion": "造反: two rebels declaring reveal the guard and double the stake",
+    "kick": "踢: after a rebellion or 明保, double again",
+    "yield_turn": "让牌: wait instead of passing (Qingdao)",
+    "tribute": "上贡/吃贡 between hands (Qingdao)",
+    "deal_start": "who is dealt first in the next hand: the first finisher 头客 or the previous emperor",
+    "pass_is_final": "a player who passed may not play again in the same trick",
+    "hold_sixes": "憋6: the held rank may be played only in the play that empties the hand",
+    "hold_rank": "the rank held back under hold_sixes",
+    "kao": "烤牌: jokers may be faced by more jokers (BJ BJ over BJ, SJ SJ over SJ, SJ SJ SJ over BJ)",
+    "leave_penalty": "points lost by a player who leaves a started hand",
+}
+
+
+def describe_options() -> dict[str, Any]:
+    """Presets and every room option with its type, choices and default (for the hall)."""
+    defaults = resolve_options()
+    opts = []
+    for name in OPTION_NAMES:
+        if name in ("variant", "first_seat", "tribute_due"):
+            continue
+        kind = (
+            "bool"
+            if name in BOOLEANS
+            else "choice"
+            if name in CHOICES
+            else "int"
+            if name == "leave_penalty"
+            else "rank"
+        )
+        entry: dict[str, Any] = {
+            "name": name,
+            "type": kind,
+            "default": defaults[name],
+            "help": OPTION_HELP.get(name, ""),
+        }
+        if name in CHOICES:
+            entry["choices"] = list(CHOICES[name])
+        opts.append(entry)
+    return {
+        "presets": {k: dict(v) for k, v in PRESETS.items()},
+        "preset_option": "variant",
+        "default_preset": "standard",
+        "options": opts,
+        "seats": 5,
+    }

@@ -1,0 +1,223 @@
+"""The ASGI application: the browser client, the lobby's HTTP API and the table WebSocket.
+
+``paiju serve`` runs it with uvicorn; see docs/protocol.md for the protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from paiju.errors import IllegalAction
+from paiju.server.games_info import games_info
+from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
+from paiju.server.protocol import ProtocolError, parse_client_message
+from paiju.server.store import Store
+from paiju.server.table import Conn
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+COOKIE = "paiju_token"
+MAX_NAME = 24
+
+
+def _token(req: Request | WebSocket) -> str | None:
+    return req.cookies.get(COOKIE) or req.headers.get("x-paiju-token") or req.query_params.get("token")
+
+
+def _error(text: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status)
+
+
+async def _json_body(req: Request) -> dict[str, Any]:
+    raw = await req.body()
+    if len(raw) > 64 * 1024:
+        raise IllegalAction("request body too large (at most 64 KiB)")
+    try:
+        import json
+
+        body = json.loads(raw or b"{}")
+    except ValueError as e:
+        raise IllegalAction(f"bad JSON: {e}") from None
+    if not isinstance(body, dict):
+        raise IllegalAction("the body must be a JSON object")
+    return body
+
+
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlette:
+    """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db)."""
+    state: dict[str, Hall] = {}
+
+    def hall() -> Hall:
+        return state["hall"]
+
+    def me(req: Request | WebSocket) -> dict[str, Any] | None:
+        return hall().store.player_by_token(_token(req))
+
+    async def index(req: Request) -> Response:
+        return FileResponse(WEB / "index.html")
+
+    async def api_me(req: Request) -> Response:
+        p = me(req)
+        return JSONResponse({"player": {"id": p["id"], "name": p["name"]} if p else None})
+
+    async def api_login(req: Request) -> Response:
+        try:
+            body = await _json_body(req)
+        except IllegalAction as e:
+            return _error(str(e))
+        name = body.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+            return _error(f"a name is 1-{MAX_NAME} characters")
+        name = name.strip()
+        p = me(req)
+        if p:
+            hall().rename(p["id"], name)
+            token = p["token"]
+            pid = p["id"]
+        else:
+            created = hall().store.create_player(name)
+            token, pid = created["token"], created["id"]
+        resp = JSONResponse({"player": {"id": pid, "name": name}})
+        resp.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True, samesite="lax")
+        return resp
+
+    async def api_games(req: Request) -> Response:
+        return JSONResponse(games_info())
+
+    async def api_rooms(req: Request) -> Response:
+        if req.method == "POST":
+            p = me(req)
+            if not p:
+                return _error("choose a name first (POST /api/login)", 401)
+            try:
+                body = await _json_body(req)
+                timeout = body.get("turn_timeout", DEFAULT_TURN_TIMEOUT)
+                if not isinstance(timeout, int | float):
+                    raise IllegalAction("turn_timeout must be a number of seconds")
+                table = hall().create_room(
+                    str(body.get("name") or ""),
+                    str(body.get("game") or "baohuang"),
+                    dict(body.get("options") or {}),
+                    float(timeout),
+                    p["id"],
+                )
+            except (IllegalAction, TypeError) as e:
+                return _error(str(e))
+            return JSONResponse({"id": table.id})
+        return JSONResponse({"rooms": [t.room_info() for t in hall().tables.values()]})
+
+    async def api_room(req: Request) -> Response:
+        table = hall().tables.get(req.path_params["room"])
+        if table is None:
+            return _error("no such room", 404)
+        return JSONResponse(table.room_info())
+
+    async def api_hand(req: Request) -> Response:
+        from paiju.registry import new_game
+
+        rid, n = req.path_params["room"], req.path_params["number"]
+        table = hall().tables.get(rid)
+        if table is None:
+            return _error("no such room", 404)
+        rows = [h for h in hall().store.room_hands(rid) if h["number"] == n]
+        if not rows or rows[0]["finished_at"] is None:
+            return _error("no finished hand with that number", 404)
+        h = rows[0]
+        game = new_game(table.game_name, seed=h["seed"], **h["options"])
+        for a in hall().store.hand_actions(h["id"]):
+            game.apply(a["text"])
+        return JSONResponse(game.record())
+
+    async def ws_table(ws: WebSocket) -> None:
+        player = me(ws)
+        table = hall().tables.get(ws.path_params["room"])
+        await ws.accept()
+        if player is None or table is None:
+            text = "choose a name first" if player is None else "no such room"
+            await ws.send_json({"type": "error", "error": text, "reply_to": None})
+            await ws.close(code=4401 if player is None else 4404)
+            return
+        conn = Conn(ws, {"id": player["id"], "name": player["name"]})
+        writer = asyncio.create_task(conn.writer())
+        table.post(("connect", conn))
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                if not conn.bucket.take():
+                    conn.error("slow down: too many messages (at most 20 per second)")
+                    continue
+                try:
+                    msg = parse_client_message(raw)
+                except ProtocolError as e:
+                    conn.error(str(e))
+                    continue
+                if msg["type"] == "ping":
+                    conn.send({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})})
+                    continue
+                table.post(("msg", conn, msg))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conn.closed = True
+            table.post(("disconnect", conn))
+            writer.cancel()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, db_url)
+        state["hall"] = h = Hall(store, bot_delay=bot_delay)
+        await h.open()
+        app.state.hall = h
+        try:
+            yield
+        finally:
+            await h.close()
+            store.close()
+
+    routes = [
+        Route("/", index),
+        Route("/api/me", api_me),
+        Route("/api/login", api_login, methods=["POST"]),
+        Route("/api/games", api_games),
+        Route("/api/rooms", api_rooms, methods=["GET", "POST"]),
+        Route("/api/rooms/{room}", api_room),
+        Route("/api/rooms/{room}/hands/{number:int}", api_hand),
+        WebSocketRoute("/ws/{room}", ws_table),
+        Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.6) -> None:
+    """Run the hall with uvicorn (blocking)."""
+    import uvicorn
+
+    print(f"paiju hall on http://{host}:{port}/", flush=True)
+    uvicorn.run(create_app(db, bot_delay=bot_delay), host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Run the paiju hall")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8000)
+    ap.add_argument("--db", default=None)
+    ap.add_argument("--bot-delay", type=float, default=0.6)
+    a = ap.parse_args()
+    serve(a.host, a.port, a.db, a.bot_delay)

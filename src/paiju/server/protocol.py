@@ -1,0 +1,175 @@
+"""The table protocol: one JSON schema per message, and the validation of what clients send.
+
+Clients send small JSON objects over the WebSocket ``/ws/{room}``; every one has a
+``type``. The server answers with typed messages; an invalid message gets an ``error``
+naming the problem and changes nothing. ``docs/protocol.md`` shows these schemas.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+
+MAX_MESSAGE_BYTES = 64 * 1024
+
+BOT_LEVELS = ("hosted", "normal", "strong")
+
+_seat = {"type": "integer", "minimum": 0, "maximum": 7}
+
+
+def _msg(
+    type_: str, description: str, props: dict[str, Any] | None = None, required: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": type_,
+        "description": description,
+        "type": "object",
+        "properties": {"type": {"const": type_}, "id": {"type": ["string", "integer"]}, **(props or {})},
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+
+
+CLIENT_MESSAGES: dict[str, dict[str, Any]] = {
+    "sit": _msg("sit", "Take an empty seat (before a hand starts, or a seat left free).", {"seat": _seat}, ("seat",)),
+    "stand": _msg("stand", "Leave your seat while no hand is being played."),
+    "bot": _msg(
+        "bot",
+        "Put a computer player on an empty seat (level) or take it away (level null).",
+        {"seat": _seat, "level": {"enum": [*BOT_LEVELS, None]}},
+        ("seat", "level"),
+    ),
+    "start": _msg("start", "Start the hand (first or next) once every seat is taken."),
+    "act": _msg(
+        "act",
+        "Take an action for your own seat: the action's text as the game writes it "
+        "('SJ 777', 'pass', 'accept', 'call Ah' …). `turn` is the number of actions the "
+        "hand had when you chose; a stale turn is refused.",
+        {"action": {"type": "string", "minLength": 1, "maxLength": 200}, "turn": {"type": "integer", "minimum": 0}},
+        ("action",),
+    ),
+    "hint": _msg("hint", "Ask for the hint 提示 for your seat: the server answers with a `hint` message."),
+    "hosted": _msg("hosted", "Switch auto-play 托管 on or off for your seat.", {"on": {"type": "boolean"}}, ("on",)),
+    "leave": _msg(
+        "leave",
+        "Leave the table. During a hand this costs the room's leave_penalty and "
+        "your seat is auto-played to the end of the hand.",
+    ),
+    "ping": _msg("ping", "Keep-alive; answered with `pong`."),
+}
+
+_seat_info = {
+    "type": "object",
+    "properties": {
+        "seat": {"type": "integer"},
+        "player": {"type": ["string", "null"], "description": "player name, null when empty or a bot"},
+        "bot": {"enum": [*BOT_LEVELS, None]},
+        "connected": {"type": "boolean"},
+        "hosted": {"type": "boolean", "description": "托管 is on"},
+        "hosted_times": {"type": "integer"},
+        "locked": {"type": "boolean", "description": "auto-played more than 3 times: cannot cancel"},
+        "you": {"type": "boolean"},
+    },
+}
+
+SERVER_MESSAGES: dict[str, dict[str, Any]] = {
+    "hello": _msg(
+        "hello",
+        "First message on a connection: who you are and where you sit.",
+        {
+            "player": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}},
+            "room": {"type": "string"},
+            "seat": {"type": ["integer", "null"]},
+        },
+        ("player", "room", "seat"),
+    ),
+    "update": _msg(
+        "update",
+        "The room and your view of the hand, sent after every change. `view` is "
+        "exactly the game's view(seat) for your seat (spectators: the public view), "
+        "null before the first hand.",
+        {
+            "room": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "name": {"type": "string"},
+                    "game": {"type": "string"},
+                    "options": {"type": "object"},
+                    "status": {"enum": ["waiting", "playing", "between"]},
+                    "seats": {"type": "array", "items": _seat_info},
+                    "spectators": {"type": "integer"},
+                    "hand_number": {"type": "integer"},
+                    "standings": {
+                        "type": "array",
+                        "items": {"type": "integer"},
+                        "description": "match points per seat",
+                    },
+                    "hands": {"type": "array", "description": "per finished hand: scores per seat"},
+                    "turn_timeout": {"type": "number"},
+                    "message": {"type": ["string", "null"]},
+                },
+            },
+            "seat": {"type": ["integer", "null"]},
+            "turn": {"type": "integer", "description": "actions applied in this hand so far"},
+            "deadline": {"type": ["number", "null"], "description": "seconds left for the seat to act before 托管"},
+            "view": {"type": ["object", "null"]},
+        },
+        ("room", "seat", "turn", "view"),
+    ),
+    "hint": _msg(
+        "hint", "The hint for your seat: the action text to select.", {"action": {"type": "string"}}, ("action",)
+    ),
+    "error": _msg(
+        "error",
+        "Your message was refused; nothing changed.",
+        {"error": {"type": "string"}, "reply_to": {"type": ["string", "null"]}},
+        ("error",),
+    ),
+    "pong": _msg("pong", "Answer to ping."),
+}
+
+_validators = {name: jsonschema.Draft202012Validator(s) for name, s in CLIENT_MESSAGES.items()}
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be accepted; the text names the problem."""
+
+
+def parse_client_message(raw: str | bytes) -> dict[str, Any]:
+    """Decode and validate one client message; raise ProtocolError naming the problem."""
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large: {size} bytes (at most {MAX_MESSAGE_BYTES})")
+    try:
+        msg = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ProtocolError(f"bad JSON: {e}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("a message is a JSON object with a 'type'")
+    kind = msg.get("type")
+    if not isinstance(kind, str) or kind not in _validators:
+        raise ProtocolError(f"unknown message type {kind!r}; types are {', '.join(CLIENT_MESSAGES)}")
+    err = jsonschema.exceptions.best_match(_validators[kind].iter_errors(msg))
+    if err is not None:
+        where = ".".join(str(p) for p in err.absolute_path) or "message"
+        raise ProtocolError(f"invalid {kind} message: {where}: {err.message}")
+    return msg
+
+
+def schemas_markdown() -> str:
+    """The schema section of docs/protocol.md (a test keeps the two in step)."""
+    out = ["## Client → server messages", ""]
+    for name, schema in CLIENT_MESSAGES.items():
+        out += [f"### `{name}`", "", schema["description"], "", "```json", json.dumps(schema, indent=2), "```", ""]
+    out += ["## Server → client messages", ""]
+    for name, schema in SERVER_MESSAGES.items():
+        out += [f"### `{name}`", "", schema["description"], "", "```json", json.dumps(schema, indent=2), "```", ""]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(schemas_markdown())
