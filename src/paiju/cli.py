@@ -719,8 +719,9 @@ def serve(
     port: int = typer.Option(8000, help="port to listen on"),
     db: str | None = typer.Option(None, help="database URL: sqlite:///file.db (default ./paiju.db) or postgresql://…"),
     bot_delay: float = typer.Option(0.6, help="seconds a computer player waits before acting"),
+    rate: float = typer.Option(20.0, help="messages per second one connection may send"),
 ) -> None:
     """Run the web card hall: lobby, tables, bots and the browser client."""
     from paiju.server.app import serve as run_server
 
-    run_server(host=host, port=port, db=db, bot_delay=bot_delay)
+    run_server(host=host, port=port, db=db, bot_delay=bot_delay, rate=rate)

@@ -23,7 +23,7 @@ from paiju.server.games_info import games_info
 from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
 from paiju.server.protocol import ProtocolError, parse_client_message
 from paiju.server.store import Store
-from paiju.server.table import Conn
+from paiju.server.table import Conn, TokenBucket
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 COOKIE = "paiju_token"
@@ -53,8 +53,9 @@ async def _json_body(req: Request) -> dict[str, Any]:
     return body
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlette:
-    """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db)."""
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float = 20.0) -> Starlette:
+    """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db).
+    ``rate`` is how many messages per second one connection may send (bursts of twice that)."""
     state: dict[str, Hall] = {}
 
     def hall() -> Hall:
@@ -147,7 +148,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
             await ws.send_json({"type": "error", "error": text, "reply_to": None})
             await ws.close(code=4401 if player is None else 4404)
             return
-        conn = Conn(ws, {"id": player["id"], "name": player["name"]})
+        conn = Conn(ws, {"id": player["id"], "name": player["name"]}, bucket=TokenBucket(rate, 2 * rate))
         writer = asyncio.create_task(conn.writer())
         table.post(("connect", conn))
         try:
@@ -159,7 +160,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
                 if raw is None:
                     raw = message.get("bytes") or b""
                 if not conn.bucket.take():
-                    conn.error("slow down: too many messages (at most 20 per second)")
+                    conn.error(f"slow down: too many messages (at most {rate:g} per second)")
                     continue
                 try:
                     msg = parse_client_message(raw)
@@ -203,12 +204,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.6) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.6,
+          rate: float = 20.0) -> None:
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
 
     print(f"paiju hall on http://{host}:{port}/", flush=True)
-    uvicorn.run(create_app(db, bot_delay=bot_delay), host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+    app = create_app(db, bot_delay=bot_delay, rate=rate)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
 
 
 if __name__ == "__main__":
@@ -219,5 +222,6 @@ if __name__ == "__main__":
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--db", default=None)
     ap.add_argument("--bot-delay", type=float, default=0.6)
+    ap.add_argument("--rate", type=float, default=20.0, help="messages per second per connection")
     a = ap.parse_args()
-    serve(a.host, a.port, a.db, a.bot_delay)
+    serve(a.host, a.port, a.db, a.bot_delay, a.rate)
