@@ -1,0 +1,74 @@
+// The app: identity check (login screen when /api/me says null), the hash router
+// (#/ lobby, #/room/{id} table) and the language switch shared by every page.
+
+import * as api from "./api.js";
+import { t, getLang, setLang, toggleLang } from "./i18n.js";
+import { mountLogin, mountLobby } from "./lobby.js";
+import { mountTable, requestAutoSit } from "./table.js";
+import { h, toast } from "./ui.js";
+
+const root = document.getElementById("app");
+const ctx = {
+  player: null,
+  navigate,
+  langButton,
+  openRoom(id, sit) {
+    if (sit) requestAutoSit(id);
+    navigate(`#/room/${encodeURIComponent(id)}`);
+  },
+};
+let current = null;
+
+// The language switch button (every page's top bar has one).
+function langButton() {
+  const b = h("button", { class: "small lang", "data-testid": "lang", title: "中文 / English" }, t("lang_switch"));
+  b.addEventListener("click", () => {
+    toggleLang();
+    document.title = t("app_title") + (getLang() === "zh" ? " Paiju" : " 牌局");
+    if (current && current.rerender) current.rerender();
+    else route();
+  });
+  return b;
+}
+
+function navigate(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function parseRoute() {
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const m = hash.match(/^\/room\/([^/?#]+)/);
+  if (m) return { page: "room", id: decodeURIComponent(m[1]) };
+  return { page: "lobby" };
+}
+
+async function route() {
+  if (current) {
+    current.destroy();
+    current = null;
+  }
+  if (!ctx.player) {
+    current = mountLogin(root, ctx, (player) => {
+      ctx.player = player;
+      route();
+    });
+    return;
+  }
+  const r = parseRoute();
+  if (r.page === "room") current = mountTable(root, r.id, ctx);
+  else current = mountLobby(root, ctx);
+}
+
+async function boot() {
+  setLang(getLang());
+  window.addEventListener("hashchange", route);
+  try {
+    ctx.player = await api.me();
+  } catch (err) {
+    toast(err.message, "error");
+  }
+  route();
+}
+
+boot();

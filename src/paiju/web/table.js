@@ -1,0 +1,1024 @@
+// The table page: one WebSocket per room (/ws/{room}), the seats around the felt, the
+// trick in the centre, the viewer's hand with the selection interaction of spec §8,
+// decision and play buttons, seat management before a hand, and the score screen.
+
+import * as api from "./api.js";
+import * as C from "./cards.js";
+import { t, label } from "./i18n.js";
+import { h, toast } from "./ui.js";
+
+const POSITIONS = {
+  // position of the seat `k` places after the viewer (k = 0 is the viewer, at the bottom)
+  5: { cw: ["bottom", "left", "topleft", "topright", "right"], ccw: ["bottom", "right", "topright", "topleft", "left"] },
+  4: { cw: ["bottom", "left", "top", "right"], ccw: ["bottom", "right", "top", "left"] },
+};
+const BOT_LEVELS = ["hosted", "normal", "strong"];
+const LINK_SVG =
+  '<svg viewBox="0 0 24 24" class="icon-svg" aria-hidden="true"><path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
+const CLOCK_SVG =
+  '<svg viewBox="0 0 16 16" class="icon-svg" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="#fff8e1" stroke="#3e2e00" stroke-width="1.6"/><path d="M8 5.5V9l2.5 1.5" stroke="#3e2e00" stroke-width="1.6" fill="none" stroke-linecap="round"/><rect x="6" y="0.5" width="4" height="2" rx="1" fill="#3e2e00"/></svg>';
+const DIRECTION_KEY = "paiju.direction";
+const AUTOSIT_KEY = "paiju.autosit";
+
+// Ask the table of `roomId` to sit the viewer at the first empty seat on arrival.
+export function requestAutoSit(roomId) {
+  try {
+    sessionStorage.setItem(AUTOSIT_KEY, roomId);
+  } catch {
+    /* storage unavailable */
+  }
+}
+
+function takeAutoSit(roomId) {
+  try {
+    const v = sessionStorage.getItem(AUTOSIT_KEY);
+    if (v === roomId) {
+      sessionStorage.removeItem(AUTOSIT_KEY);
+      return true;
+    }
+  } catch {
+    /* storage unavailable */
+  }
+  return false;
+}
+
+// Text of a card for labels: "♥A", "10♠"-style with the suit first, jokers by name.
+export function cardLabel(text) {
+  const c = C.parseCard(text);
+  if (!c) return text;
+  if (c.rank === "BJ") return t("bj") + (c.marked ? "*" : "");
+  if (c.rank === "SJ") return t("sj") + (c.marked ? "*" : "");
+  return (c.suit ? C.SUIT_SYMBOL[c.suit] : "") + C.rankLabel(c.rank);
+}
+
+function cardSpan(text) {
+  const c = C.parseCard(text);
+  return h("span", { class: "card-label " + (c && C.isRed(c) ? "red" : "black") }, cardLabel(text));
+}
+
+// The button label of a pre-play decision or play-phase word (accept → 登基 …).
+export function actionLabel(action, step) {
+  const [word, arg] = String(action).split(/\s+/, 2);
+  switch (word) {
+    case "call":
+      return t("act_call", { card: cardLabel(arg) });
+    case "take":
+      return t("act_take", { card: cardLabel(arg) });
+    case "no":
+      if (["reveal", "grab", "rebel", "kick"].includes(step)) return t("act_no_" + step);
+      return t("act_no");
+    default:
+      return t("act_" + word);
+  }
+}
+
+// A room message: a known code ("dissolved" …) in the current language, else as sent.
+export function roomMessage(msg) {
+  const key = "msg_" + msg;
+  const text = t(key);
+  return text === key ? msg : text;
+}
+
+export function mountTable(root, roomId, ctx) {
+  const S = {
+    ws: null,
+    destroyed: false,
+    attempts: 0,
+    retryTimer: null,
+    retryAt: null,
+    pingTimer: null,
+    tickTimer: null,
+    hello: null,
+    update: null,
+    hand: [],
+    raised: [],
+    anchor: null,
+    drag: null,
+    deadlineAt: null,
+    dismissed: new Set(),
+    lastMessage: null,
+    autoSit: takeAutoSit(roomId),
+    direction: localStorage.getItem(DIRECTION_KEY) === "ccw" ? "ccw" : "cw",
+    connState: "connecting",
+    handLayoutWidth: 0,
+  };
+
+  // ------------------------------------------------------------ skeleton
+  const page = h("div", { class: "page table-page", "data-testid": "table", "data-room": roomId });
+  const topbar = h("header", { class: "topbar table-topbar" });
+  const banner = h("div", { class: "banner hidden", "data-testid": "banner" });
+  const felt = h("div", { class: "felt" });
+  const dock = h("div", { class: "dock" });
+  const controls = h("div", { class: "controls" });
+  const handArea = h("div", { class: "hand-area", "data-testid": "hand-area" });
+  const handEl = h("div", { class: "hand", "data-testid": "hand" });
+  handArea.appendChild(handEl);
+  dock.append(controls, handArea);
+  page.append(topbar, banner, felt, dock);
+  root.replaceChildren(page);
+
+  // ------------------------------------------------------------ connection
+  function connect() {
+    if (S.destroyed) return;
+    S.connState = S.attempts ? "reconnecting" : "connecting";
+    renderBanner();
+    let ws;
+    try {
+      ws = new WebSocket(api.tableSocketURL(roomId));
+    } catch (e) {
+      scheduleReconnect();
+      return;
+    }
+    S.ws = ws;
+    ws.addEventListener("open", () => {
+      S.attempts = 0;
+      S.connState = "open";
+      renderBanner();
+      clearInterval(S.pingTimer);
+      S.pingTimer = setInterval(() => send({ type: "ping" }, true), 25000);
+    });
+    ws.addEventListener("message", (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      onMessage(msg);
+    });
+    ws.addEventListener("close", (ev) => {
+      if (S.ws !== ws) return;
+      S.ws = null;
+      clearInterval(S.pingTimer);
+      if (S.destroyed) return;
+      if (ev.code === 4404 || ev.code === 4004) {
+        showNotFound();
+        return;
+      }
+      if (ev.code === 4401) {
+        ctx.player = null;
+        S.destroyed = true;
+        ctx.navigate(location.hash || "#/");
+        return;
+      }
+      scheduleReconnect();
+    });
+    ws.addEventListener("error", () => {
+      /* close follows */
+    });
+  }
+
+  function scheduleReconnect() {
+    if (S.destroyed) return;
+    const delay = Math.min(10000, 500 * 2 ** S.attempts) * (0.8 + Math.random() * 0.4);
+    S.attempts += 1;
+    S.connState = "reconnecting";
+    S.retryAt = Date.now() + delay;
+    renderBanner();
+    clearTimeout(S.retryTimer);
+    S.retryTimer = setTimeout(connect, delay);
+  }
+
+  function send(msg, quiet = false) {
+    if (S.ws && S.ws.readyState === WebSocket.OPEN) {
+      S.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    if (!quiet) toast(t("connection_lost"), "error");
+    return false;
+  }
+
+  function act(action) {
+    const u = S.update;
+    const msg = { type: "act", action };
+    if (u && Number.isInteger(u.turn)) msg.turn = u.turn;
+    send(msg);
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "hello":
+        S.hello = msg;
+        break;
+      case "update":
+        onUpdate(msg);
+        break;
+      case "hint":
+        onHint(msg.action);
+        break;
+      case "error":
+        toast(msg.error || "error", "error");
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ------------------------------------------------------------ state helpers
+  const U = () => S.update;
+  const V = () => (S.update ? S.update.view : null);
+  const room = () => (S.update ? S.update.room : {});
+  const mySeat = () => (S.update && Number.isInteger(S.update.seat) ? S.update.seat : null);
+  const numSeats = () => {
+    const r = room();
+    if (r.seats && r.seats.length) return r.seats.length;
+    const v = V();
+    return v && v.hand_counts ? v.hand_counts.length : 5;
+  };
+  const seatInfo = (s) => ((room().seats || []).find((x) => x.seat === s) || { seat: s, player: null, bot: null });
+  const seatName = (s) => {
+    const i = seatInfo(s);
+    if (i.player) return i.player;
+    if (i.bot) return t("bot_label", { level: t("bot_" + i.bot) });
+    return t("seat_n", { n: s + 1 });
+  };
+  const isMyTurn = () => {
+    const v = V();
+    return !!v && mySeat() !== null && v.to_act === mySeat();
+  };
+  const legal = () => {
+    const v = V();
+    return (v && isMyTurn() && v.legal_actions) || [];
+  };
+  const playing = () => room().status === "playing";
+
+  function onUpdate(u) {
+    const prevHandNo = S.update && S.update.room ? S.update.room.hand_number : null;
+    S.update = u;
+    S.deadlineAt = typeof u.deadline === "number" ? Date.now() + u.deadline * 1000 : null;
+    const v = u.view;
+    const hand = v && Array.isArray(v.hand) ? C.sortHand(v.hand) : [];
+    if (!C.sameHand(hand, S.hand)) {
+      S.hand = hand;
+      S.raised = [];
+      S.anchor = null;
+      S.drag = null;
+      renderHand();
+    }
+    const msg = u.room && u.room.message;
+    if (msg && msg !== S.lastMessage) toast(roomMessage(msg), "info", 6000);
+    S.lastMessage = msg || null;
+    if (prevHandNo !== null && u.room && u.room.hand_number !== prevHandNo) S.dismissed.clear();
+    if (S.autoSit) {
+      S.autoSit = false;
+      if (mySeat() === null) {
+        const free = (u.room.seats || []).find((s) => !s.player && !s.bot);
+        if (free) send({ type: "sit", seat: free.seat });
+      }
+    }
+    render();
+  }
+
+  function onHint(action) {
+    if (!isMyTurn()) return;
+    if (!action || action === "pass") {
+      act("pass");
+      return;
+    }
+    if (action === "yield") {
+      act("yield");
+      return;
+    }
+    const v = V();
+    const idx = C.matchPlay(S.hand, action, [v && v.called]);
+    if (idx === null) {
+      toast(action, "info");
+      return;
+    }
+    S.raised = idx;
+    S.anchor = null;
+    refreshSelection();
+  }
+
+  // ------------------------------------------------------------ rendering
+  function render() {
+    renderTopbar();
+    renderBanner();
+    renderFelt();
+    renderControls();
+    refreshSelection();
+    const v = V();
+    page.dataset.phase = v ? v.phase || "" : "none";
+    page.dataset.step = v ? v.step || "" : "";
+    page.dataset.toAct = v && v.to_act !== null && v.to_act !== undefined ? String(v.to_act) : "";
+    page.dataset.mySeat = mySeat() === null ? "" : String(mySeat());
+    page.dataset.status = room().status || "";
+    page.dataset.turn = U() ? String(U().turn) : "";
+    page.dataset.handNumber = room().hand_number !== undefined ? String(room().hand_number) : "";
+  }
+
+  function renderTopbar() {
+    const r = room();
+    const back = h("button", { class: "small", "data-testid": "back", title: t("back_lobby"), onclick: () => ctx.navigate("#/") }, "‹ ", h("span", { class: "long" }, t("back_lobby")));
+    const share = h("button", { class: "small", "data-testid": "share", title: shareURL() });
+    share.innerHTML = LINK_SVG;
+    share.append(h("span", { class: "long" }, t("share")));
+    share.addEventListener("click", () => copyShare());
+    const dir = h(
+      "button",
+      { class: "small", "data-testid": "direction", title: t("direction") },
+      S.direction === "cw" ? "↻" : "↺",
+      h("span", { class: "long" }, " " + (S.direction === "cw" ? t("clockwise") : t("counterclockwise"))),
+    );
+    dir.addEventListener("click", () => {
+      S.direction = S.direction === "cw" ? "ccw" : "cw";
+      localStorage.setItem(DIRECTION_KEY, S.direction);
+      render();
+    });
+    const variant = r.options && r.options.variant;
+    topbar.replaceChildren(
+      ...[
+      back,
+      h(
+        "div",
+        { class: "room-title" },
+        h("span", { class: "room-name" }, r.name || roomId),
+        h(
+          "span",
+          { class: "muted room-sub" },
+          [label(r.game || "baohuang"), variant ? label(variant) : null, r.hand_number ? t("hand_n", { n: r.hand_number }) : null]
+            .filter(Boolean)
+            .join(" · "),
+        ),
+      ),
+      h("div", { class: "spacer" }),
+      mySeat() === null && S.update ? h("span", { class: "chip watching", "data-testid": "watching" }, t("watching")) : null,
+      r.spectators ? h("span", { class: "muted small-text long", "data-testid": "spectators" }, t("spectators_n", { n: r.spectators })) : null,
+      share,
+      dir,
+      ctx.langButton(),
+      ].filter(Boolean),
+    );
+  }
+
+  function shareURL() {
+    return `${location.origin}${location.pathname}#/room/${encodeURIComponent(roomId)}`;
+  }
+
+  async function copyShare() {
+    const url = shareURL();
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(t("copied") + ": " + url, "info");
+    } catch {
+      prompt(t("share"), url);
+    }
+  }
+
+  function renderBanner() {
+    let text = "";
+    if (S.connState === "connecting" && !S.update) text = t("connecting");
+    else if (S.connState === "reconnecting") {
+      const s = S.retryAt ? Math.max(0, Math.ceil((S.retryAt - Date.now()) / 1000)) : 0;
+      text = t("reconnecting", { s });
+    }
+    banner.textContent = text;
+    banner.classList.toggle("hidden", !text);
+    page.dataset.connection = S.connState;
+  }
+
+  function positions() {
+    const n = numSeats();
+    const table = POSITIONS[n] || POSITIONS[5];
+    return table[S.direction] || table.cw;
+  }
+
+  function trickState(v) {
+    // From the events: each seat's last action in the current trick, and the previous trick.
+    let cur = {};
+    let curList = [];
+    let prev = null;
+    for (const e of (v && v.events) || []) {
+      if (e.event === "deal" || e.event === "redeal") {
+        cur = {};
+        curList = [];
+        prev = null;
+        continue;
+      }
+      if (e.event === "trick") {
+        prev = { winner: e.winner, plays: curList };
+        cur = {};
+        curList = [];
+        continue;
+      }
+      if (e.event !== undefined || e.step !== undefined || e.seat === undefined || e.action === undefined) continue;
+      if (e.action === "pass" || e.action === "yield") cur[e.seat] = { kind: e.action };
+      else {
+        const cards = e.cards || e.action;
+        cur[e.seat] = { kind: "play", cards };
+        curList.push({ seat: e.seat, cards });
+      }
+    }
+    return { cur, prev };
+  }
+
+  function renderFelt() {
+    const v = V();
+    const r = room();
+    const n = numSeats();
+    const me = mySeat();
+    const base = me === null ? 0 : me;
+    const pos = positions();
+    const tricks = trickState(v);
+    const children = [];
+    for (let k = 0; k < n; k++) {
+      const s = (base + k) % n;
+      children.push(renderSeat(s, pos[k] || "bottom", v, tricks));
+    }
+    children.push(renderCentre(v, tricks));
+    if (v && v.phase === "over" && !S.dismissed.has(r.hand_number)) children.push(renderScores(v));
+    felt.replaceChildren(...children);
+    felt.dataset.seats = String(n);
+  }
+
+  function roleBadge(s, v) {
+    if (!v) return null;
+    const role = v.emperor === s ? "emperor" : v.roles ? v.roles[s] : null;
+    const hoe = (v.rebels_declared || []).includes(s);
+    const soloText = v.solo === "open" ? t("open_solo") : v.solo === "hidden" ? t("hidden_solo") : null;
+    if (role === "emperor") {
+      const b = h("span", { class: "badge role role-emperor", "data-role": "emperor" });
+      b.innerHTML = C.CROWN_SVG;
+      b.append(t("role_emperor") + (soloText ? " · " + soloText : ""));
+      return b;
+    }
+    if (role === "guard") {
+      const b = h("span", { class: "badge role role-guard", "data-role": "guard" });
+      b.innerHTML = C.SWORD_ICON;
+      b.append(t("role_guard"));
+      return b;
+    }
+    if (hoe) {
+      const b = h("span", { class: "badge role role-hoe", "data-role": "rebel" });
+      b.innerHTML = C.HOE_ICON;
+      b.append(t("role_hoe"));
+      return b;
+    }
+    if (role === "rebel") return h("span", { class: "badge role role-rebel", "data-role": "rebel" }, t("role_rebel"));
+    if (v.emperor === null || v.emperor === undefined) {
+      if (v.step === "emperor" && v.emperor_card_holder === s) {
+        const b = h("span", { class: "badge role role-holder", "data-role": "holder" });
+        b.innerHTML = C.CROWN_SVG;
+        b.append(t("emperor_card") + (v.attached ? " · " + t("attached_n", { n: v.attached }) : ""));
+        return b;
+      }
+      return null;
+    }
+    return h("span", { class: "badge role role-unknown", "data-role": "unknown" }, t("role_unknown"));
+  }
+
+  function placeOf(s, v) {
+    if (!v) return null;
+    const i = (v.finished || []).indexOf(s);
+    if (i >= 0) return i + 1;
+    return null;
+  }
+
+  function renderSeat(s, position, v, tricks) {
+    const info = seatInfo(s);
+    const r = room();
+    const me = mySeat();
+    const empty = !info.player && !info.bot;
+    const toAct = v && v.to_act === s && v.phase !== "over";
+    const box = h("div", {
+      class:
+        "seat-box" +
+        (toAct ? " to-act" : "") +
+        (s === me ? " mine" : "") +
+        (empty ? " empty" : "") +
+        (info.connected === false && info.player ? " offline" : ""),
+    });
+    // name line
+    const nameLine = h("div", { class: "seat-name" });
+    if (info.player) {
+      nameLine.append(
+        h("span", {
+          class: "conn " + (info.connected === false ? "off" : "on"),
+          title: info.connected === false ? t("offline") : t("online"),
+          "data-testid": `conn-${s}`,
+          "data-connected": info.connected === false ? "false" : "true",
+        }),
+      );
+    }
+    nameLine.append(h("span", { class: "name-text" }, empty ? t("empty_seat") : seatName(s)));
+    if (s === me) nameLine.append(h("span", { class: "you-mark" }, "(" + t("you") + ")"));
+    box.append(nameLine);
+    // badges
+    const badges = h("div", { class: "seat-badges" });
+    const role = roleBadge(s, v);
+    if (role) badges.append(role);
+    const place = placeOf(s, v);
+    if (place) badges.append(h("span", { class: `badge place place-${place}`, "data-testid": `place-${s}` }, t("place_" + place)));
+    if (info.hosted) badges.append(h("span", { class: "badge hosted", "data-testid": `hosted-${s}` }, t("hosted_badge") + (info.locked ? " · " + t("locked") : "")));
+    if (v && v.hand_counts) {
+      const cnt = h("span", { class: "badge count", "data-testid": `count-${s}`, title: t("cards_n", { n: v.hand_counts[s] }) });
+      cnt.innerHTML = '<svg viewBox="0 0 14 18" class="back-icon" aria-hidden="true"><rect x="1" y="1" width="12" height="16" rx="2" fill="#1e4fa0" stroke="#fff" stroke-width="1.2"/><path d="M3 4h8v10h-8z" fill="none" stroke="#8fb3ff" stroke-width="0.8"/></svg>';
+      cnt.append(String(v.hand_counts[s]));
+      badges.append(cnt);
+    }
+    if (toAct && S.deadlineAt !== null) {
+      const clock = h("span", { class: "badge timer-badge" });
+      clock.innerHTML = CLOCK_SVG;
+      clock.append(h("span", { class: "timer", "data-testid": "timer", "data-seat": String(s) }, timerText()));
+      badges.append(clock);
+    }
+    if (badges.childNodes.length) box.append(badges);
+    // seat management (before a hand, or a seat left free)
+    const mgmt = h("div", { class: "seat-mgmt" });
+    if (empty && S.update) {
+      mgmt.append(h("button", { class: "small primary", "data-testid": `sit-${s}`, onclick: () => send({ type: "sit", seat: s }) }, t("sit")));
+      if (!playing()) {
+        const bots = h("div", { class: "bot-buttons" }, h("span", { class: "muted small-text" }, t("add_bot") + ":"));
+        for (const level of BOT_LEVELS) {
+          bots.append(
+            h(
+              "button",
+              { class: "small", "data-testid": `bot-${s}-${level}`, onclick: () => send({ type: "bot", seat: s, level }) },
+              t("bot_" + level),
+            ),
+          );
+        }
+        mgmt.append(bots);
+      }
+    } else if (info.bot && !playing()) {
+      mgmt.append(
+        h(
+          "button",
+          { class: "small", "data-testid": `bot-${s}-remove`, onclick: () => send({ type: "bot", seat: s, level: null }) },
+          t("remove_bot"),
+        ),
+      );
+    }
+    if (mgmt.childNodes.length) box.append(mgmt);
+    // the seat's last action in the current trick
+    const played = h("div", { class: "seat-play", "data-testid": `seat-play-${s}` });
+    const last = v && (v.phase === "play" || v.phase === "over") ? tricks.cur[s] : null;
+    if (last && last.kind === "play") played.append(C.playElement(last.cards, { size: "small" }));
+    else if (last) played.append(h("span", { class: "pass-mark" }, last.kind === "yield" ? t("yield_mark") : t("pass_mark")));
+    return h(
+      "div",
+      {
+        class: `seat pos-${position}`,
+        "data-testid": `seat-${s}`,
+        "data-seat": String(s),
+        "data-empty": empty ? "true" : "false",
+        "data-role": v && v.emperor === s ? "emperor" : v && v.roles && v.roles[s] ? v.roles[s] : "",
+        "data-to-act": toAct ? "true" : "false",
+      },
+      box,
+      played,
+    );
+  }
+
+  function timerText() {
+    if (S.deadlineAt === null) return "";
+    const left = Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000));
+    return String(left);
+  }
+
+  function chip(cls, ...content) {
+    return h("span", { class: "chip " + cls }, ...content);
+  }
+
+  function renderCentre(v, tricks) {
+    const r = room();
+    const centre = h("div", { class: "centre", "data-testid": "centre" });
+    if (!v) {
+      const seats = r.seats || [];
+      const taken = seats.filter((s) => s.player || s.bot).length;
+      centre.append(
+        h("div", { class: "step-name" }, t("status_" + (r.status || "waiting"))),
+        h("div", { class: "muted" }, `${t("seats")} ${taken}/${seats.length || 5}`),
+      );
+      if (taken < (seats.length || 5)) centre.append(h("div", { class: "muted small-text" }, t("need_all_seats")));
+      return centre;
+    }
+    centre.append(h("div", { class: "step-name", "data-testid": "step" }, t("step_" + v.step)));
+    const chips = h("div", { class: "chips", "data-testid": "multipliers" });
+    if (v.called) chips.append(chip("called", t("called") + " ", cardSpan(v.called)));
+    if (v.solo === "open") chips.append(chip("mult", t("open_solo")));
+    if (v.solo === "hidden") chips.append(chip("mult", t("hidden_solo")));
+    if (v.open_guard) chips.append(chip("mult", t("open_guard") + " ×2"));
+    if (v.rebellion) chips.append(chip("mult", t("rebellion") + " ×2"));
+    if (v.kicks) chips.append(chip("mult", t("kick") + " ×" + 2 ** v.kicks));
+    if (v.deals > 1) chips.append(chip("info", t("deals_n", { n: v.deals })));
+    if (chips.childNodes.length) centre.append(chips);
+    if (v.step === "tribute" && v.tribute_pool && v.tribute_pool.length) {
+      centre.append(
+        h("div", { class: "pool", "data-testid": "tribute-pool" }, h("div", { class: "muted small-text" }, t("tribute_pool")), C.playElement(v.tribute_pool.join(" "), { size: "small" })),
+      );
+    }
+    if (v.phase === "play" || v.phase === "over") {
+      const trick = v.trick || [];
+      const lastPlay = h("div", { class: "last-play", "data-testid": "last-play" });
+      if (trick.length) {
+        const top = trick[trick.length - 1];
+        lastPlay.append(h("div", { class: "who" }, `${t("to_beat")}: ${seatName(top.seat)}`), C.playElement(top.cards, { size: "small" }));
+      } else if (tricks.prev && tricks.prev.plays.length) {
+        const w = tricks.prev.plays[tricks.prev.plays.length - 1];
+        lastPlay.classList.add("previous");
+        lastPlay.append(h("div", { class: "who" }, `${t("last_trick")}: ${seatName(w.seat)}`), C.playElement(w.cards, { size: "small" }));
+      }
+      if (v.phase === "play" && !trick.length && v.to_act !== null && v.to_act !== undefined) {
+        lastPlay.append(h("div", { class: "muted small-text" }, t("leads", { name: v.to_act === mySeat() ? t("you") : seatName(v.to_act) })));
+      }
+      centre.append(lastPlay);
+    }
+    if (v.phase !== "over" && v.to_act !== null && v.to_act !== undefined && v.to_act !== mySeat()) {
+      centre.append(h("div", { class: "waiting muted small-text" }, t("waiting_for", { name: seatName(v.to_act) })));
+    }
+    if (v.phase === "over" && S.dismissed.has(r.hand_number)) {
+      centre.append(
+        h("button", { class: "small", "data-testid": "show-scores", onclick: () => (S.dismissed.delete(r.hand_number), render()) }, t("show_scores")),
+      );
+    }
+    return centre;
+  }
+
+  function renderScores(v) {
+    const r = room();
+    const n = numSeats();
+    const places = v.places || [];
+    const placeOfSeat = (s) => {
+      const i = places.indexOf(s);
+      return i >= 0 ? i + 1 : null;
+    };
+    const rows = [];
+    for (let s = 0; s < n; s++) {
+      const role = v.roles && v.roles[s];
+      const pts = v.scores ? v.scores[s] : null;
+      const total = r.standings ? r.standings[s] : null;
+      const p = placeOfSeat(s);
+      const finished = (v.finished || []).includes(s);
+      rows.push(
+        h(
+          "tr",
+          { class: s === mySeat() ? "mine" : "", "data-seat": String(s) },
+          h("td", {}, seatName(s)),
+          h("td", {}, role ? t("role_" + role) + ((v.rebels_declared || []).includes(s) ? " · " + t("role_hoe") : "") : "?"),
+          h("td", {}, p && finished ? t("place_" + p) : "—"),
+          h("td", { class: "num " + (pts > 0 ? "pos" : pts < 0 ? "neg" : "") }, pts === null || pts === undefined ? "" : (pts > 0 ? "+" : "") + pts),
+          h("td", { class: "num" }, total === null || total === undefined ? "" : String(total)),
+        ),
+      );
+    }
+    const mults = [];
+    if (v.solo === "open") mults.push(t("open_solo"));
+    if (v.solo === "hidden") mults.push(t("hidden_solo"));
+    if (v.open_guard) mults.push(t("open_guard") + " ×2");
+    if (v.rebellion) mults.push(t("rebellion") + " ×2");
+    if (v.kicks) mults.push(t("kick") + " ×" + 2 ** v.kicks);
+    const hist = historyTable(r.hands || [], n);
+    const me = mySeat();
+    const allTaken = (r.seats || []).length > 0 && (r.seats || []).every((s) => s.player || s.bot);
+    const next =
+      me !== null && allTaken && r.status !== "playing"
+        ? h("button", { class: "primary big", "data-testid": "next-hand", onclick: () => send({ type: "start" }) }, t("next_hand"))
+        : null;
+    const close = h("button", { class: "small", "data-testid": "close-scores", onclick: () => (S.dismissed.add(r.hand_number), render()) }, t("close"));
+    return h(
+      "div",
+      { class: "scores-overlay", "data-testid": "scores" },
+      h(
+        "div",
+        { class: "scores-card" },
+        h("div", { class: "scores-head" }, h("h2", {}, t("scores") + (r.hand_number ? " · " + t("hand_n", { n: r.hand_number }) : "")), close),
+        h(
+          "table",
+          { class: "scores-table" },
+          h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("role")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("standings")))),
+          h("tbody", {}, ...rows),
+        ),
+        h("div", { class: "mults", "data-testid": "score-multipliers" }, `${t("multipliers")}: ${mults.length ? mults.join(" · ") : "×1"}`),
+        r.message ? h("div", { class: "muted small-text", "data-testid": "room-message" }, roomMessage(r.message)) : null,
+        hist,
+        h("div", { class: "form-actions" }, next),
+      ),
+    );
+  }
+
+  function historyTable(hands, n) {
+    if (!hands.length) return null;
+    const rowOf = (hd) => (Array.isArray(hd) ? hd : hd && (hd.scores || hd.points)) || [];
+    const head = h("tr", {}, h("th", {}, "#"));
+    for (let s = 0; s < n; s++) head.append(h("th", {}, seatName(s)));
+    const body = hands.map((hd, i) =>
+      h("tr", {}, h("td", {}, String((hd && (hd.number || hd.hand)) || i + 1) + (hd && hd.scored === false ? " *" : "")), ...rowOf(hd).slice(0, n).map((x) => h("td", { class: "num" }, String(x)))),
+    );
+    const note = hands.some((hd) => hd && hd.scored === false) ? h("div", { class: "muted small-text" }, t("not_scored_mark")) : null;
+    return h(
+      "details",
+      { class: "history", "data-testid": "history" },
+      h("summary", {}, t("history") + ` (${hands.length})`),
+      h("table", { class: "scores-table" }, h("thead", {}, head), h("tbody", {}, ...body)),
+      note,
+    );
+  }
+
+  function renderControls() {
+    const v = V();
+    const r = room();
+    const me = mySeat();
+    const parts = [];
+    const buttons = h("div", { class: "buttons" });
+    const prompt = h("div", { class: "prompt", "data-testid": "prompt" });
+    if (me === null) {
+      prompt.append(S.update ? t("watching") : t("connecting"));
+      controls.replaceChildren(prompt);
+      return;
+    }
+    const info = seatInfo(me);
+    const myTurn = isMyTurn();
+    const acts = legal();
+    if (v && v.phase === "setup" && myTurn) {
+      prompt.append(t("prompt_" + v.step));
+      if (v.step === "emperor" && v.attached_cards && v.attached_cards.length) {
+        prompt.append(h("span", { class: "attached" }, " · " + t("attached_cards") + ": "), C.playElement(v.attached_cards.join(" "), { size: "mini" }));
+      }
+      for (const a of acts) {
+        const word = a.split(" ")[0];
+        const b = h("button", { class: "decide" + (["no", "abdicate"].includes(word) ? "" : " primary"), "data-testid": "decide-" + a.replace(/ /g, "_") });
+        const arg = a.split(" ")[1];
+        if (arg && (word === "call" || word === "take")) {
+          b.append(word === "call" ? t("called") + " " : t("step_tribute") + " ", cardSpan(arg));
+        } else b.append(actionLabel(a, v.step));
+        b.addEventListener("click", () => act(a));
+        buttons.append(b);
+      }
+    } else if (v && v.phase === "play") {
+      if (myTurn) prompt.append(t(v.trick && v.trick.length ? "prompt_play" : "prompt_play_lead"));
+      else if (v.to_act !== null && v.to_act !== undefined) prompt.append(t("waiting_for", { name: seatName(v.to_act) }));
+      const inPlay = myTurn;
+      buttons.append(
+        h("button", { class: "primary", "data-testid": "play", disabled: !inPlay, onclick: () => playRaised() }, t("play")),
+        h("button", { "data-testid": "pass", disabled: !(inPlay && acts.includes("pass")), onclick: () => act("pass") }, t("pass")),
+        h("button", { "data-testid": "hint", disabled: !inPlay, onclick: () => send({ type: "hint" }) }, t("hint")),
+      );
+      if (inPlay && acts.includes("yield")) {
+        buttons.append(h("button", { "data-testid": "decide-yield", onclick: () => act("yield") }, t("act_yield")));
+      }
+    } else if (v && v.phase === "setup" && v.to_act !== null && v.to_act !== undefined) {
+      prompt.append(t("waiting_for", { name: seatName(v.to_act) }) + " · " + t("step_" + v.step));
+    } else if (!playing()) {
+      const allTaken = (r.seats || []).length > 0 && (r.seats || []).every((s) => s.player || s.bot);
+      if (allTaken) {
+        buttons.append(h("button", { class: "primary", "data-testid": "start", onclick: () => send({ type: "start" }) }, v ? t("next_hand") : t("start")));
+      } else prompt.append(t("need_all_seats"));
+      buttons.append(h("button", { "data-testid": "stand", onclick: () => send({ type: "stand" }) }, t("stand")));
+    }
+    if (playing()) {
+      const hosted = !!info.hosted;
+      buttons.append(
+        h(
+          "button",
+          {
+            class: "toggle" + (hosted ? " on" : ""),
+            "data-testid": "hosted",
+            "aria-pressed": hosted ? "true" : "false",
+            disabled: hosted && info.locked,
+            onclick: () => send({ type: "hosted", on: !hosted }),
+          },
+          hosted ? t("cancel_hosted") : t("hosted"),
+        ),
+      );
+    }
+    buttons.append(h("button", { class: "danger", "data-testid": "leave", onclick: () => leave() }, t("leave")));
+    parts.push(prompt, buttons);
+    controls.replaceChildren(...parts);
+  }
+
+  function leave() {
+    const me = mySeat();
+    if (me !== null && playing()) {
+      const pen = (room().options && room().options.leave_penalty) ?? 40;
+      if (!confirm(t("leave_confirm", { n: pen }))) return;
+    }
+    if (me !== null) send({ type: "leave" }, true);
+    setTimeout(() => ctx.navigate("#/"), 150);
+  }
+
+  function playRaised() {
+    if (!isMyTurn()) return;
+    const text = C.selectionText(S.hand, S.raised);
+    if (!text) {
+      toast(t("play") + ": —", "info", 1500);
+      return;
+    }
+    act(text);
+  }
+
+  // ------------------------------------------------------------ the hand
+  function handMetrics() {
+    const narrow = window.innerWidth < 600;
+    const cw = narrow ? 50 : 72;
+    const ch = narrow ? 70 : 100;
+    const minStep = narrow ? 19 : 22;
+    const maxStep = narrow ? 30 : 40;
+    return { cw, ch, minStep, maxStep };
+  }
+
+  function renderHand() {
+    const hand = S.hand;
+    const { cw, ch, minStep, maxStep } = handMetrics();
+    const width = Math.max(200, handArea.clientWidth - 16);
+    S.handLayoutWidth = handArea.clientWidth;
+    const perRowMax = Math.max(1, Math.floor((width - cw) / minStep) + 1);
+    const rows = Math.max(1, Math.ceil(hand.length / perRowMax));
+    const perRow = Math.ceil(hand.length / rows) || 1;
+    const step = perRow > 1 ? Math.min(maxStep, (width - cw) / (perRow - 1)) : maxStep;
+    handEl.style.setProperty("--cw", cw + "px");
+    handEl.style.setProperty("--ch", ch + "px");
+    handEl.style.setProperty("--step", step.toFixed(2) + "px");
+    handEl.style.setProperty("--rows", String(rows));
+    const rowEls = [];
+    for (let r = 0; r < rows; r++) {
+      const row = h("div", { class: "hand-row" });
+      for (let i = r * perRow; i < Math.min(hand.length, (r + 1) * perRow); i++) {
+        // the slot is as wide as the visible strip of the card (so a click at its
+        // centre lands on it); the full card face overflows under the next slot
+        const slot = h("div", { class: "hand-card", "data-testid": "card", "data-card": hand[i], "data-index": String(i), "data-raised": "false" });
+        slot.appendChild(C.cardElement(hand[i], { size: "full" }));
+        row.appendChild(slot);
+      }
+      rowEls.push(row);
+    }
+    handEl.replaceChildren(...rowEls);
+    handArea.classList.toggle("empty", !hand.length);
+    refreshSelection();
+  }
+
+  function refreshSelection() {
+    const set = new Set(S.raised);
+    for (const el of handEl.querySelectorAll(".hand-card")) {
+      const up = set.has(Number(el.dataset.index));
+      el.classList.toggle("raised", up);
+      el.dataset.raised = up ? "true" : "false";
+    }
+    const playBtn = controls.querySelector('[data-testid="play"]');
+    if (playBtn) {
+      const ok = C.isLegalSelection(S.hand, S.raised, legal());
+      playBtn.classList.toggle("ready", ok);
+    }
+    handEl.dataset.selection = C.selectionText(S.hand, S.raised);
+  }
+
+  function cardIndexAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const card = el && el.closest ? el.closest(".hand-card") : null;
+    return card && handEl.contains(card) ? Number(card.dataset.index) : null;
+  }
+
+  // pointer: click / Ctrl+click / press-and-drag on the cards
+  handEl.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    const card = e.target.closest(".hand-card");
+    if (!card) return;
+    e.preventDefault();
+    S.drag = {
+      start: Number(card.dataset.index),
+      last: Number(card.dataset.index),
+      before: [...S.raised],
+      moved: false,
+      ctrl: e.ctrlKey || e.metaKey,
+    };
+  });
+  const onMove = (e) => {
+    const d = S.drag;
+    if (!d || d.ctrl) return;
+    const i = cardIndexAt(e.clientX, e.clientY);
+    if (i === null || i === d.last) return;
+    d.moved = true;
+    d.last = i;
+    S.raised = C.dragSelect(S.hand, d.before, d.start, i);
+    refreshSelection();
+  };
+  const onUp = (e) => {
+    const d = S.drag;
+    if (!d) return;
+    S.drag = null;
+    if (d.moved) {
+      S.anchor = d.last;
+      S.suppressClick = true; // the click that ends a drag lands between cards
+      setTimeout(() => (S.suppressClick = false), 0);
+      return;
+    }
+    const i = cardIndexAt(e.clientX, e.clientY);
+    const idx = i === null ? d.start : i;
+    if (d.ctrl) S.raised = C.rangeSelect(S.hand, S.raised, S.anchor, idx);
+    else S.raised = C.clickCard(S.hand, S.raised, idx);
+    S.anchor = idx;
+    refreshSelection();
+  };
+  document.addEventListener("pointermove", onMove);
+  document.addEventListener("pointerup", onUp);
+  const onCancel = () => (S.drag = null);
+  const onAnyDown = (e) => (S.lastPointerType = e.pointerType || "mouse");
+  document.addEventListener("pointerdown", onAnyDown, true);
+  document.addEventListener("pointercancel", onCancel);
+
+  // Ctrl+click on the card area (not a card) or a left click on empty space: lower all
+  page.addEventListener("click", (e) => {
+    if (e.button !== 0 || S.suppressClick) return;
+    const tgt = e.target;
+    if (tgt.closest(".hand-card")) return;
+    if (tgt.closest("button, a, input, select, textarea, label, summary, .scores-card, .topbar")) return;
+    if (S.raised.length) {
+      S.raised = C.clearSelection();
+      refreshSelection();
+    }
+  });
+
+  // right-click: play the raised cards, or pass with none raised; no context menu
+  page.addEventListener("contextmenu", (e) => {
+    if (e.target.closest("input, textarea, select, .topbar")) return;
+    e.preventDefault();
+    if (e.ctrlKey && e.button === 0) {
+      // macOS turns Ctrl+click into a context menu: treat it as the Ctrl+click it is
+      if (e.target.closest(".hand-area") && !e.target.closest(".hand-card")) {
+        S.raised = C.clearSelection();
+        refreshSelection();
+      }
+      return;
+    }
+    if (S.lastPointerType === "touch" || S.lastPointerType === "pen") return; // a long press is not a right-click
+    const v = V();
+    if (!v || v.phase !== "play" || !isMyTurn()) return;
+    if (S.raised.length) playRaised();
+    else act("pass");
+  });
+
+  const onResize = () => {
+    if (Math.abs(handArea.clientWidth - S.handLayoutWidth) > 4) renderHand();
+  };
+  window.addEventListener("resize", onResize);
+
+  // countdown
+  S.tickTimer = setInterval(() => {
+    const el = felt.querySelector('[data-testid="timer"]');
+    if (el) {
+      el.textContent = timerText();
+      el.parentElement.classList.toggle("urgent", S.deadlineAt !== null && S.deadlineAt - Date.now() < 10000);
+    }
+    if (S.connState === "reconnecting") renderBanner();
+  }, 250);
+
+  function showNotFound() {
+    S.destroyed = true;
+    page.replaceChildren(
+      topbar,
+      h(
+        "div",
+        { class: "not-found" },
+        h("h2", {}, t("not_found")),
+        h("button", { class: "primary", onclick: () => ctx.navigate("#/") }, t("back_lobby")),
+      ),
+    );
+  }
+
+  // ------------------------------------------------------------ start
+  renderTopbar();
+  renderBanner();
+  renderControls();
+  api
+    .room(roomId)
+    .then((r) => {
+      if (S.destroyed) return;
+      if (!S.update && r) {
+        // show the room while the socket connects
+        S.update = { room: r.room || r, seat: null, turn: 0, view: null, deadline: null };
+        render();
+        S.update = null;
+      }
+    })
+    .catch((err) => {
+      if (err && err.status === 404) {
+        clearTimeout(S.retryTimer);
+        if (S.ws) S.ws.close();
+        showNotFound();
+      }
+    });
+  connect();
+
+  return {
+    destroy() {
+      S.destroyed = true;
+      clearTimeout(S.retryTimer);
+      clearInterval(S.pingTimer);
+      clearInterval(S.tickTimer);
+      document.removeEventListener("pointermove", onMove);
+      document.removeEventListener("pointerup", onUp);
+      document.removeEventListener("pointercancel", onCancel);
+      document.removeEventListener("pointerdown", onAnyDown, true);
+      window.removeEventListener("resize", onResize);
+      if (S.ws) {
+        const ws = S.ws;
+        S.ws = null;
+        ws.close();
+      }
+    },
+    rerender() {
+      render();
+      renderHand();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// Small DOM helpers shared by the pages: h() builds elements, toast() shows a message.
+
+// h("button", {class: "x", "data-testid": "play", onclick: fn}, "text", child, …)
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k in el && !k.startsWith("data-") && !k.startsWith("aria-") && k !== "list") {
+      try {
+        el[k] = v;
+      } catch {
+        el.setAttribute(k, v === true ? "" : v);
+      }
+    } else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+let box = null;
+
+// Show a short message at the top of the screen (kind: "error" | "info").
+export function toast(message, kind = "info", ms = 4000) {
+  if (!box || !document.body.contains(box)) {
+    box = h("div", { class: "toasts", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  const el = h("div", { class: `toast ${kind}`, "data-testid": "toast", role: kind === "error" ? "alert" : "status" }, message);
+  el.addEventListener("click", () => el.remove());
+  box.appendChild(el);
+  while (box.children.length > 4) box.firstChild.remove();
+  setTimeout(() => {
+    el.classList.add("fade");
+    setTimeout(() => el.remove(), 400);
+  }, ms);
+  return el;
+}
