@@ -1,0 +1,84 @@
+"""Smoke test of ``benchmarks/engine.py``: its functions run with a tiny budget and report
+positive numbers. No timing assertions — speed is measured by the script, not by tests."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ENGINE = Path(__file__).resolve().parents[1] / "benchmarks" / "engine.py"
+
+FIGURES = (
+    "hands_per_s",
+    "decisions_per_s",
+    "decisions_per_hand",
+    "us_per_decision",
+    "cpu_share",
+    "lead_n",
+    "lead_us",
+    "lead_iter_us",
+    "largest_lead_n",
+    "largest_lead_iter_us",
+    "follow_n",
+    "follow_us",
+    "largest_n",
+    "largest_us",
+    "largest_iter_us",
+    "apply_us",
+    "view_us",
+    "clone_us",
+    "new_game_us",
+    "replay_ms",
+    "replay_actions",
+)
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("paiju_benchmarks_engine", ENGINE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def assert_positive(result: object) -> None:
+    for name in FIGURES:
+        value = getattr(result, name)
+        assert math.isfinite(value) and value > 0, f"{name} = {value}"
+
+
+@pytest.mark.parametrize("config", ["standard+kao", "qingdao+kao+hold_sixes"])
+def test_bench_config_reports_positive_figures(bench: ModuleType, config: str) -> None:
+    result = bench.bench_config(config, bench.CONFIGS[config], bench.TINY)
+    assert result.config == config
+    assert_positive(result)
+    assert result.largest_n >= result.follow_n >= 1  # a follow always has at least pass
+    assert result.runs["playout"]
+
+
+def test_main_prints_markdown_and_writes_json(bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "bench.json"
+    results = bench.main(["--smoke", "--no-pin", "--markdown", "--json", str(out), "--configs", "standard"])
+    assert [r.config for r in results] == ["standard"]
+    assert_positive(results[0])
+    printed = capsys.readouterr().out
+    assert "| standard |" in printed
+    assert "Machine:" in printed and "target:" in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["machine"]["cpu"]
+    assert data["target"]["measured"] > 0
+    assert data["results"][0]["decisions_per_s"] > 0
+
+
+def test_main_prints_a_table(bench: ModuleType, capsys: pytest.CaptureFixture) -> None:
+    bench.main(["--smoke", "--no-pin", "--configs", "weihai"])
+    printed = capsys.readouterr().out
+    assert "weihai" in printed and "decisions/s" in printed
