@@ -8,7 +8,7 @@ package is their reference implementation.
 (5, 'setup')
 """
 
-from paiju.baohuang.game import Baohuang, LeadPlays, deck_cards
+from paiju.baohuang.game import PLACE_NAMES, Baohuang, LeadPlays, deck_cards
 from paiju.baohuang.options import PRESETS, resolve_options
 from paiju.baohuang.plays import PASS, YIELD, Declare, Pass, Play, Yield, beats, parse_play
 from paiju.baohuang.policy import hint, hosted_action
@@ -16,6 +16,7 @@ from paiju.baohuang.scoring import hand_scores, tribute_plan
 
 __all__ = [
     "PASS",
+    "PLACE_NAMES",
     "PRESETS",
     "YIELD",
     "Baohuang",

@@ -426,11 +426,10 @@ class Baohuang(Game):
         seat = self._to_act
         if seat is None:
             return play
-        hand = Counter(self.hand(seat))
         reveal: Card | None = None
-        for c, n in Counter(cards).items():
-            if c.suit is None and not c.marked:
-                continue
+        named = Counter(c for c in cards if c.suit is not None or c.marked)  # cards written exactly
+        hand = Counter(self.hand(seat)) if named else Counter()
+        for c, n in named.items():
             if hand[c] < n:
                 raise IllegalAction(f"you do not hold {n} × {c}" if n > 1 else f"you do not hold {c}")
             if self._reveal_seat == seat and c == self._reveal_card:
@@ -946,7 +945,7 @@ class Baohuang(Game):
         d = g.__dict__
         d.update(self.__dict__)
         g._log = list(self._log)
-        g._rng = random.Random()
+        g._rng = random.Random(0)  # (a seedless Random would read os.urandom first)
         g._rng.setstate(self._rng.getstate())
         g._events = list(self._events)
         g._hands = [[list(lst) for lst in h] for h in self._hands]
@@ -970,6 +969,14 @@ class Baohuang(Game):
         return g
 
     # ------------------------------------------------------------------ views
+    @property
+    def multiplier(self) -> int:
+        """The public stake multiplier so far: 明保 ×2, standing rebellion ×2, each kick ×2;
+        at the end also Qingdao's ×(2 × tribute cards). (明独's doubling is in its 24.)"""
+        m = (2 if self.open_guard else 1) * (2 if self.rebellion else 1) * 2**self.kicks
+        cards = tribute_count(self.next_tribute)
+        return m * 2 * cards if cards else m
+
     def role_of(self, seat: int) -> str | None:
         """The true role of a seat (emperor, guard, rebel), None before it is decided."""
         if self.emperor is None or self._step == "call":
@@ -997,10 +1004,12 @@ class Baohuang(Game):
                 solo = "hidden"  # the emperor knows he is alone
         roles: list[str | None] = []
         for s in range(NUM_SEATS):
-            if emp is None or self._step == "call":
+            if emp is None:
                 roles.append(None)
             elif s == emp:
                 roles.append("emperor")
+            elif self._step == "call":
+                roles.append(None)  # the guard is not called yet
             elif s == guard:
                 roles.append("guard")
             elif known or solo == "open" or (seat is not None and s == seat):
@@ -1028,6 +1037,7 @@ class Baohuang(Game):
             "rebels_declared": list(self.rebels_declared),
             "rebellion": self.rebellion,
             "kicks": self.kicks,
+            "multiplier": self.multiplier,
             "tribute_pool": [str(c) for c in self._pool],
             "trick": [{"seat": s, "cards": t} for s, t in self.trick],
             "last_play": {"seat": self._last_seat, "play": str(self._last)} if self._last else None,

@@ -115,7 +115,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
             except (IllegalAction, TypeError) as e:
                 return _error(str(e))
             return JSONResponse({"id": table.id})
-        return JSONResponse({"rooms": [t.room_info() for t in hall().tables.values()]})
+        p = me(req)
+        rooms = [{**t.room_info(), "your_seat": t.seat_of(p["id"]) if p else None} for t in hall().tables.values()]
+        return JSONResponse({"rooms": rooms})
 
     async def api_room(req: Request) -> Response:
         table = hall().tables.get(req.path_params["room"])

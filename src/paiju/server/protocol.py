@@ -70,8 +70,7 @@ _seat_info = {
         "connected": {"type": "boolean"},
         "hosted": {"type": "boolean", "description": "托管 is on"},
         "hosted_times": {"type": "integer"},
-        "locked": {"type": "boolean", "description": "auto-played more than 3 times: cannot cancel"},
-        "you": {"type": "boolean"},
+        "locked": {"type": "boolean", "description": "auto-played more than 3 times (or left): cannot cancel"},
     },
 }
 
