@@ -16,7 +16,7 @@ together (``7777``, ``34567``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from paiju.errors import IllegalAction
@@ -46,6 +46,12 @@ class Card:
     rank: int
     suit: str | None = None
     marked: bool = False
+    _text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # the text is asked for constantly (views, records): compute it once
+        text = self.rank_text + (self.suit or "") + ("*" if self.marked else "")
+        object.__setattr__(self, "_text", text)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -73,12 +79,7 @@ class Card:
         return Card(self.rank, self.suit) if self.marked else self
 
     def __str__(self) -> str:
-        text = self.rank_text
-        if self.suit is not None:
-            text += self.suit
-        if self.marked:
-            text += "*"
-        return text
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"

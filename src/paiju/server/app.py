@@ -206,8 +206,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.6,
-          rate: float = 20.0) -> None:
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.6, rate: float = 20.0
+) -> None:
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
 

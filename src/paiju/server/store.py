@@ -33,7 +33,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 metadata = MetaData()
 
@@ -150,8 +150,12 @@ class Store:
         self.engine = make_engine(self.url)
         if run_migrations:
             migrate(self.engine)
+        self._writer: Connection | None = None
+        self._insert_action = insert(actions)
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
         self.engine.dispose()
 
     # players ---------------------------------------------------------------------
@@ -228,10 +232,18 @@ class Store:
         return int(hid[0])
 
     def append_action(self, hand_id: int, seq: int, seat: int, text: str, hosted: bool) -> None:
-        with self.engine.begin() as c:
-            c.execute(
-                insert(actions).values(hand_id=hand_id, seq=seq, seat=seat, text=text, hosted=hosted, created_at=_now())
-            )
+        """Append one accepted action and commit. The hot path of the hall: one kept
+        connection and one precompiled statement."""
+        c = self._writer
+        if c is None or c.closed:
+            c = self._writer = self.engine.connect()
+        row = {"hand_id": hand_id, "seq": seq, "seat": seat, "text": text, "hosted": hosted, "created_at": _now()}
+        try:
+            c.execute(self._insert_action, row)
+            c.commit()
+        except Exception:
+            c.rollback()
+            raise
 
     def finish_hand(
         self, hand_id: int, scores: list[int], scored: bool, rid: str, seats: list[dict[str, Any]], status: str

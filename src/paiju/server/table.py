@@ -61,6 +61,8 @@ class Conn:
     outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     bucket: TokenBucket = field(default_factory=TokenBucket)
     closed: bool = False
+    hand_id: int | None = None  # the hand whose events this connection has
+    events_sent: int = 0  # how many of that hand's public events it has
 
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
@@ -462,7 +464,11 @@ class Table:
         }
 
     def _broadcast(self) -> None:
-        """Send every connection its own update: the room and its seat's view only."""
+        """Send every connection its own update: the room and its seat's view only.
+
+        The view's public event log is sent incrementally: ``events_from`` says where the
+        events in this update start (0: the whole log, e.g. after connecting or a new hand).
+        """
         if not self.conns:
             return
         game = self.game
@@ -470,20 +476,32 @@ class Table:
         if self._deadline is not None:
             deadline = max(0.0, round(self._deadline - asyncio.get_running_loop().time(), 1))
         room = self.room_info()
-        texts: dict[int | None, str] = {}
+        views: dict[int | None, dict[str, Any] | None] = {}
+        texts: dict[tuple[int | None, int], str] = {}
         for conn in list(self.conns):
             seat = self.seat_of(conn.player["id"])
-            if seat not in texts:
-                view = game.view(seat) if game is not None else None
-                texts[seat] = json.dumps(
+            if seat not in views:
+                views[seat] = game.view(seat) if game is not None else None
+            view = views[seat]
+            events = view["events"] if view is not None else []
+            start = conn.events_sent if conn.hand_id == self.hand_id and conn.events_sent <= len(events) else 0
+            key = (seat, start)
+            if key not in texts:
+                part = view
+                if view is not None and start:
+                    part = dict(view)
+                    part["events"] = events[start:]
+                texts[key] = json.dumps(
                     {
                         "type": "update",
                         "room": room,
                         "seat": seat,
                         "turn": self.turn,
                         "deadline": deadline,
-                        "view": view,
+                        "events_from": start,
+                        "view": part,
                     },
                     ensure_ascii=False,
                 )
-            conn.send(texts[seat])
+            conn.send(texts[key])
+            conn.hand_id, conn.events_sent = self.hand_id, len(events)

@@ -243,6 +243,12 @@ export function mountTable(root, roomId, ctx) {
   const playing = () => room().status === "playing";
 
   function onUpdate(u) {
+    // The server sends the public event log incrementally: events_from is where u.view.events starts.
+    if (u.view && Array.isArray(u.view.events)) {
+      const from = typeof u.events_from === "number" ? u.events_from : 0;
+      S.events = (from > 0 && S.events ? S.events.slice(0, from) : []).concat(u.view.events);
+      u.view.events = S.events;
+    }
     const prevHandNo = S.update && S.update.room ? S.update.room.hand_number : null;
     S.update = u;
     S.deadlineAt = typeof u.deadline === "number" ? Date.now() + u.deadline * 1000 : null;
