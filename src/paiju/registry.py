@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from paiju.errors import IllegalAction
@@ -12,15 +13,21 @@ from paiju.match import Match
 GAMES: tuple[str, ...] = ("baohuang", "shengji", "shuangkou")
 
 
-def game_class(name: str) -> type[Game]:
-    """The class implementing game ``name``."""
-    if name == "baohuang":
-        from paiju.baohuang import Baohuang
+_CLASSES = {"baohuang": "Baohuang", "shengji": "Shengji", "shuangkou": "Shuangkou"}
 
-        return Baohuang
-    if name in GAMES:
-        raise IllegalAction(f"the {name} engine is not written yet; available: baohuang")
-    raise IllegalAction(f"unknown game {name!r}; games are {', '.join(GAMES)}")
+
+def game_class(name: str) -> type[Game]:
+    """The class implementing game ``name`` (the package ``paiju.<name>``)."""
+    if name not in GAMES:
+        raise IllegalAction(f"unknown game {name!r}; games are {', '.join(GAMES)}")
+    try:
+        module = importlib.import_module(f"paiju.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"paiju.{name}":
+            raise
+        raise IllegalAction(f"the {name} engine is not written yet") from None
+    cls: type[Game] = getattr(module, _CLASSES[name])
+    return cls
 
 
 def new_game(name: str, seed: int | None = None, deal: Any = None, **options: Any) -> Game:
