@@ -103,16 +103,16 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
             try:
                 body = await _json_body(req)
                 timeout = body.get("turn_timeout", DEFAULT_TURN_TIMEOUT)
-                if not isinstance(timeout, int | float):
+                if isinstance(timeout, bool) or not isinstance(timeout, int | float):
                     raise IllegalAction("turn_timeout must be a number of seconds")
-                table = hall().create_room(
-                    str(body.get("name") or ""),
-                    str(body.get("game") or "baohuang"),
-                    dict(body.get("options") or {}),
-                    float(timeout),
-                    p["id"],
-                )
-            except (IllegalAction, TypeError) as e:
+                options = body.get("options") or {}
+                if not isinstance(options, dict):
+                    raise IllegalAction("options must be an object of option names and values")
+                name, game = body.get("name") or "", body.get("game") or "baohuang"
+                if not isinstance(name, str) or not isinstance(game, str):
+                    raise IllegalAction("name and game must be text")
+                table = hall().create_room(name, game, dict(options), float(timeout), p["id"])
+            except (IllegalAction, TypeError, ValueError) as e:
                 return _error(str(e))
             return JSONResponse({"id": table.id})
         p = me(req)

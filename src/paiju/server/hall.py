@@ -7,6 +7,7 @@ from typing import Any
 
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
+from paiju.server.games_info import room_option_names
 from paiju.server.store import Store
 from paiju.server.table import Table
 
@@ -51,8 +52,12 @@ class Hall:
         cls: Any = game_class(game)
         if not isinstance(options, dict):
             raise IllegalAction("options must be an object of option names and values")
-        for internal in ("first_seat", "tribute_due"):
-            options.pop(internal, None)
+        allowed = room_option_names(game)
+        unknown = sorted(set(options) - allowed)
+        if unknown:  # also keeps deal=, seed= and the match's own options out of a room's hands
+            raise IllegalAction(
+                f"unknown {game} room option(s) {', '.join(unknown)}; options are {', '.join(sorted(allowed))}"
+            )
         probe: Any = cls(seed=0, **options)  # validates every option with the engine's own messages
         if not 1 <= turn_timeout <= 600:
             raise IllegalAction("turn_timeout must be between 1 and 600 seconds")

@@ -87,9 +87,9 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
     ),
     "update": _msg(
         "update",
-        "The room and your view of the hand, sent after every change. `view` is "
-        "exactly the game's view(seat) for your seat (spectators: the public view), "
-        "null before the first hand.",
+        "The room and your view of the hand, sent after every change. `view` is the game's "
+        "view(seat) for your seat (spectators: the public view), null before the first hand; its "
+        "`events` start at `events_from`.",
         {
             "room": {
                 "type": "object",
@@ -107,14 +107,34 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                         "items": {"type": "integer"},
                         "description": "match points per seat",
                     },
-                    "hands": {"type": "array", "description": "per finished hand: scores per seat"},
+                    "hands": {
+                        "type": "array",
+                        "description": "per finished hand",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "number": {"type": "integer"},
+                                "scores": {"type": "array", "items": {"type": "integer"}},
+                                "scored": {"type": "boolean", "description": "false when every human was on 托管"},
+                            },
+                        },
+                    },
                     "turn_timeout": {"type": "number"},
-                    "message": {"type": ["string", "null"]},
+                    "message": {
+                        "enum": [None, "dissolved", "dissolved_unscored"],
+                        "description": "why the table was reset: a hosted player at the end of a hand dissolved "
+                        "it (dissolved_unscored: every human was hosted, the hand was not scored)",
+                    },
                 },
             },
             "seat": {"type": ["integer", "null"]},
             "turn": {"type": "integer", "description": "actions applied in this hand so far"},
             "deadline": {"type": ["number", "null"], "description": "seconds left for the seat to act before 托管"},
+            "events_from": {
+                "type": "integer",
+                "description": "view.events holds the hand's public events from this index on; "
+                "the ones before it came in earlier updates (0: the whole log)",
+            },
             "view": {"type": ["object", "null"]},
         },
         ("room", "seat", "turn", "view"),

@@ -241,6 +241,7 @@ class Table:
         self._broadcast()
 
     def _on_bot(self, conn: Conn, msg: dict[str, Any]) -> None:
+        self._require_seat(conn)  # players at the table seat computer players, spectators do not
         seat, level = msg["seat"], msg["level"]
         if not 0 <= seat < len(self.seats):
             raise IllegalAction(f"there is no seat {seat}")
@@ -312,11 +313,14 @@ class Table:
         seat = self._require_seat(conn)
         s = self.seats[seat]
         if self.status == "playing" and self.game is not None and not self.game.is_over:
+            if s["left"]:
+                raise IllegalAction("you have already left this hand")
             points = int(self.options.get("leave_penalty", 40))
             self.store.add_penalty(self.id, len(self.hands) + 1, seat, conn.player["id"], points, "leave")
             self.penalties = self.store.room_penalties(self.id)
             s["left"] = True
             self._host(seat, "leave")
+            self._save_seats()
         else:
             s.update(player=None, hosted=False, hosted_times=0, left=False)
             self._save_seats()
@@ -413,6 +417,8 @@ class Table:
             return  # the table moved on since the timer was armed
         seat = game.to_act
         s = self.seats[seat]
+        if kind == "auto" and s["bot"] is None and not s["hosted"]:
+            return  # 托管 was switched off after this move was queued
         if kind == "timeout" and s["bot"] is None and not s["hosted"]:
             self._host(seat, "timeout")
         self._apply(seat, self._auto_action(seat), hosted=s["bot"] is None)
