@@ -7,7 +7,7 @@ game interface (see ``shared/API.md``).
 (True, True)
 """
 
-from paiju import baohuang
+from paiju import baohuang, shengji, shuangkou
 from paiju.cards import Card, format_cards, packs, parse_cards
 from paiju.errors import IllegalAction
 from paiju.game import Game
@@ -23,6 +23,8 @@ __all__ = [
     "IllegalAction",
     "Match",
     "baohuang",
+    "shengji",
+    "shuangkou",
     "format_cards",
     "new_game",
     "new_match",

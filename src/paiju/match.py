@@ -37,7 +37,10 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.hands is not None and self.game.is_over and len(self.games) >= self.hands
+        """Over after ``hands`` hands, or when the game says the match is won (Shengji at A)."""
+        if not self.game.is_over:
+            return False
+        return getattr(self.game, "match_over", False) or (self.hands is not None and len(self.games) >= self.hands)
 
     def next_hand(self) -> Game:
         """Score the finished hand into the standings and start the next one."""

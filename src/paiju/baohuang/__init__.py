@@ -9,7 +9,7 @@ package is their reference implementation.
 """
 
 from paiju.baohuang.game import PLACE_NAMES, Baohuang, LeadPlays, deck_cards
-from paiju.baohuang.options import PRESETS, resolve_options
+from paiju.baohuang.options import PRESETS, describe_options, resolve_options
 from paiju.baohuang.plays import PASS, YIELD, Declare, Pass, Play, Yield, beats, parse_play
 from paiju.baohuang.policy import hint, hosted_action
 from paiju.baohuang.scoring import hand_scores, tribute_plan
@@ -27,6 +27,7 @@ __all__ = [
     "Yield",
     "beats",
     "deck_cards",
+    "describe_options",
     "hand_scores",
     "hint",
     "hosted_action",

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from paiju.registry import GAMES
+
 
 def games_info() -> dict[str, Any]:
-    from paiju.baohuang.options import describe_options as baohuang_options
+    import importlib
 
-    return {"games": {"baohuang": baohuang_options()}}
+    games = {}
+    for name in GAMES:
+        module = importlib.import_module(f"paiju.{name}")
+        describe = getattr(module, "describe_options", None)
+        if describe is not None:
+            games[name] = describe()
+    return {"games": games}
 
 
 def room_option_names(game: str) -> set[str]:
@@ -16,4 +24,5 @@ def room_option_names(game: str) -> set[str]:
     info = games_info()["games"].get(game)
     if info is None:
         return set()
-    return {info["preset_option"], *(o["name"] for o in info["options"])}
+    names = {o["name"] for o in info["options"]}
+    return names | {info["preset_option"]} if info.get("preset_option") else names
