@@ -1,0 +1,35 @@
+"""升级 / 拖拉机 Shengji (Tractor, "80 points"): four players in two teams of partners,
+one to three packs, trumps declared during the deal, tricks with pairs, tractors and
+throws. The rules are in ``shared/rules/shengji.md``; this package implements them.
+
+>>> import paiju
+>>> g = paiju.new_game("shengji", seed=7)
+>>> g.num_players, g.phase, len(g.hand(g.to_act))
+(4, 'deal', 1)
+"""
+
+from paiju.shengji.actions import NO, Declare, Play
+from paiju.shengji.game import Shengji, team_of
+from paiju.shengji.helpers import is_legal_follow, resolve_throw, trick_winner
+from paiju.shengji.options import resolve_options
+from paiju.shengji.policy import hint, hosted_action
+from paiju.shengji.scoring import kitty_multiplier, level_change
+from paiju.shengji.sequences import Combos, LeadPlays
+
+__all__ = [
+    "NO",
+    "Combos",
+    "Declare",
+    "LeadPlays",
+    "Play",
+    "Shengji",
+    "hint",
+    "hosted_action",
+    "is_legal_follow",
+    "kitty_multiplier",
+    "level_change",
+    "resolve_options",
+    "resolve_throw",
+    "team_of",
+    "trick_winner",
+]

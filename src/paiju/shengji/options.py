@@ -1,0 +1,133 @@
+"""Shengji room options (``shared/rules/shengji.md``), their defaults and validation.
+
+Options a match carries from hand to hand: ``team_levels`` (the level of team 0+2 and of
+team 1+3) and ``declarer`` (the next declarer 庄家; ``None`` in the first hand, when the
+declaration decides it).
+
+>>> o = resolve_options(decks=1)
+>>> o["decks"], o["team_levels"], o["no_bid"]
+(1, ['2', '2'], 'kitty_card:3')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.errors import IllegalAction
+from paiju.shengji.trump import rank_of_text, rank_text
+
+DEFAULTS: dict[str, Any] = dict(
+    decks=2,
+    start_level="2",
+    twos_trump=False,
+    no_bid="kitty_card:3",
+    self_overturn=False,
+    overturn_changes_declarer=True,
+    throw_penalty=0,
+    throw_evaluation="largest_unit",
+    kitty_multiplier="pairs_power",
+    level_table="default",
+    levels="all",
+    win_at="A",
+    jack_reset=False,
+    # options of the spec not implemented yet: only their default is accepted
+    declare_with_joker=False,
+    kitty_steal=False,
+    two_colours=False,
+    triples=False,
+    # carried by a match
+    team_levels=None,
+    declarer=None,
+)
+
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "decks": (1, 2, 3),
+    "no_bid": ("kitty_card:3", "kitty_card:1", "no_trump"),
+    "throw_evaluation": ("largest_unit", "all", "highest"),
+    "kitty_multiplier": ("pairs_power", "unit_size", "competition"),
+    "level_table": ("default", "competition"),
+}
+BOOLEANS = ("twos_trump", "self_overturn", "overturn_changes_declarer", "jack_reset")
+NOT_YET = ("declare_with_joker", "kitty_steal", "two_colours", "triples")
+
+PACK_SIZES = {1: (12, 6), 2: (25, 8), 3: (39, 6)}
+"""Cards per seat and kitty 底牌 size per number of packs."""
+
+COMPETITION_LEVELS = "2,5,T,J,Q,K,A"
+
+
+def ladder(levels: Any) -> list[int]:
+    """The ranks a team climbs through: ``all`` is 2 … A; a list (or ``"2,5,T,J,Q,K,A"``)
+    gives the rungs. **[decision]** A level change of n climbs n rungs and never passes
+    the last rung (A): the listed levels are the only levels played (seed 003 rule 四)."""
+    if levels == "all":
+        return list(range(2, 15))
+    if levels == "competition":
+        levels = COMPETITION_LEVELS
+    items = levels.replace(" ", "").split(",") if isinstance(levels, str) else list(levels)
+    ranks = [rank_of_text(x) for x in items]
+    if not ranks or ranks != sorted(set(ranks)):
+        raise IllegalAction(f"levels must be rising ranks without repeats, e.g. {COMPETITION_LEVELS}")
+    return ranks
+
+
+def resolve_options(**overrides: Any) -> dict[str, Any]:
+    """All options of a room: defaults, then the overrides, validated (JSON-friendly)."""
+    unknown = set(overrides) - set(DEFAULTS)
+    if unknown:
+        raise IllegalAction(
+            f"unknown Shengji option(s) {', '.join(sorted(unknown))}; options are {', '.join(DEFAULTS)}"
+        )
+    o: dict[str, Any] = {**DEFAULTS, **overrides}
+    if isinstance(o["decks"], str) and o["decks"].isdigit():
+        o["decks"] = int(o["decks"])
+    for name, allowed in CHOICES.items():
+        if o[name] not in allowed:
+            raise IllegalAction(f"option {name}={o[name]!r} is not one of {', '.join(map(str, allowed))}")
+    for name in BOOLEANS:
+        if not isinstance(o[name], bool):
+            raise IllegalAction(f"option {name} must be true or false, not {o[name]!r}")
+    for name in NOT_YET:
+        if o[name] is not False:
+            raise IllegalAction(f"option {name} is not supported by this engine yet")
+    if not isinstance(o["throw_penalty"], int) or isinstance(o["throw_penalty"], bool) or o["throw_penalty"] < 0:
+        raise IllegalAction("throw_penalty must be a non-negative number of points")
+    rungs = ladder(o["levels"])
+    if not isinstance(o["levels"], str):
+        o["levels"] = ",".join(rank_text(r) for r in rungs)
+    o["start_level"] = rank_text(rank_of_text(o["start_level"]))
+    o["win_at"] = rank_text(rank_of_text(o["win_at"]))
+    if rank_of_text(o["start_level"]) not in rungs:
+        raise IllegalAction(f"start_level {o['start_level']} is not one of the levels")
+    if o["team_levels"] is None:
+        o["team_levels"] = [o["start_level"], o["start_level"]]
+    else:
+        tl = list(o["team_levels"])
+        if len(tl) != 2:
+            raise IllegalAction("team_levels gives two levels: team 0+2, team 1+3")
+        o["team_levels"] = [rank_text(rank_of_text(x)) for x in tl]
+    d = o["declarer"]
+    if d is not None and (not isinstance(d, int) or isinstance(d, bool) or not 0 <= d < 4):
+        raise IllegalAction("declarer must be a seat 0-3 (or None: decided by the declarations)")
+    if d is None and o["team_levels"][0] != o["team_levels"][1]:
+        raise IllegalAction("without a declarer the teams must be at one level (the hand's level is not known)")
+    return o
+
+
+OPTION_HELP: dict[str, str] = {
+    "decks": "packs of 54: 1 (12 each, kitty 6), 2 (25 each, kitty 8) or 3 (39 each, kitty 6)",
+    "start_level": "the level both teams start at",
+    "twos_trump": "2 常主: the 2s are permanent trumps just below the level cards",
+    "no_bid": "trump when nobody declares: suit of the 3rd or 1st kitty card, or no-trump",
+    "self_overturn": "自反: the standing declarer may overturn his own declaration with another suit",
+    "overturn_changes_declarer": (
+        "first hand: an overturn makes the overturner declarer (else the first to declare stays)"
+    ),
+    "throw_penalty": "points per failed throw, to the other team",
+    "throw_evaluation": "how two trump plays over a throw compare",
+    "kitty_multiplier": "kitty bonus 抠底: pairs_power, unit_size or competition",
+    "level_table": "level changes by the defenders' points: default or competition (max 3 levels)",
+    "levels": "the levels climbed: all, or a list such as 2,5,T,J,Q,K,A",
+    "win_at": "the level at which a winning declarer team wins the match",
+    "jack_reset": "declarers at J fall back to 2 when the defenders win the last trick with a J",
+}

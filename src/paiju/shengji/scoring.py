@@ -1,0 +1,61 @@
+"""Scoring a hand (§7): the kitty bonus 抠底, the level table 升级 and the match's levels.
+
+Thresholds are those of two packs scaled by the number of packs (× 0.5 for one pack,
+× 1.5 for three): the *step* is 40 points for two packs, 20 for one, 60 for three.
+
+>>> level_change(0, 2), level_change(35, 2), level_change(80, 2), level_change(240, 2)
+((0, 3), (0, 2), (1, 0), (1, 4))
+>>> kitty_multiplier(2, "pairs_power"), kitty_multiplier(3, "unit_size"), kitty_multiplier(3, "competition")
+(8, 12, 8)
+"""
+
+from __future__ import annotations
+
+from paiju.errors import IllegalAction
+
+
+def step_points(decks: int) -> int:
+    """Points per level step: 20, 40 or 60 for 1, 2 or 3 packs."""
+    return 20 * decks
+
+
+def level_change(points: int, decks: int = 2, table: str = "default") -> tuple[int, int]:
+    """``(side, levels)`` for the defenders' points: side 0 = the declarers 庄家 go up
+    (or hold), side 1 = the defenders take over 上台 and go up ``levels`` (0: take over
+    without a level). **[decision]** Points at or below 0 (after throw penalties) count as 0.
+    """
+    u = step_points(decks)
+    if points <= 0:
+        return (0, 3)
+    if points < u:
+        return (0, 2)
+    if points < 2 * u:
+        return (0, 1)
+    if points < 3 * u:
+        return (1, 0)
+    if table == "competition":
+        return (1, 2) if points * 4 < 15 * u else (1, 3)  # 120–145 → 2; 150+ → 3 (2 packs)
+    if table != "default":
+        raise IllegalAction(f"unknown level_table {table!r}")
+    return (1, 1 + (points - 3 * u) // u)
+
+
+def kitty_multiplier(pairs: int, how: str = "pairs_power", throw: bool = False) -> int:
+    """Multiplier of the kitty's points when the defenders win the last trick, from the
+    ``pairs`` of the largest unit of the last trick's lead (0 single, 1 pair, k tractor).
+    ``throw``: the last lead had several units (``competition`` counts it as a single)."""
+    if how == "pairs_power":
+        return 2 ** (pairs + 1)
+    if how == "unit_size":
+        return 2 * max(1, 2 * pairs)
+    if how == "competition":
+        if throw or pairs == 0:
+            return 2
+        return 4 if pairs == 1 else 8
+    raise IllegalAction(f"unknown kitty_multiplier {how!r}")
+
+
+def climb(rungs: list[int], level: int, steps: int) -> int:
+    """The level after climbing ``steps`` rungs from ``level`` (never past the last rung)."""
+    i = rungs.index(level) if level in rungs else max(i for i, r in enumerate(rungs) if r <= level)
+    return rungs[min(len(rungs) - 1, i + steps)]

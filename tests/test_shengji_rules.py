@@ -1,0 +1,491 @@
+"""Shengji 升级 rules: every example of the spec and seeds, declarations, following
+obligations, throws, scoring tables — through the pure helpers and through the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+import paiju
+from paiju import IllegalAction
+from paiju.cards import packs
+from paiju.shengji import is_legal_follow, kitty_multiplier, level_change, resolve_throw, trick_winner
+from paiju.shengji.options import PACK_SIZES
+from paiju.shengji.scoring import climb
+from paiju.shengji.trump import ID_TEXT, card_id, ids_of, trump_order
+from paiju.shengji.units import counts_of, decompose, is_tractor
+
+H10 = dict(trump_suit="h", level="T")  # the spec's examples: playing 10, hearts trump
+S10 = dict(trump_suit="s", level="T")
+
+
+def tractor(text: str, trump: str | None = "h", level: int = 10, twos: bool = False) -> bool:
+    t = trump_order(trump, level, twos)
+    ids = ids_of(text)
+    if len({t.psuit[c] for c in ids}) != 1:
+        return False
+    return is_tractor(counts_of(ids), t)
+
+
+# ---------------------------------------------------------------------------- card order
+def test_trump_order_playing_ten_hearts() -> None:
+    t = trump_order("h", 10)
+    o = t.order
+    seq = ["BJ", "SJ", "Th", "Ts", "Ah", "Kh", "Jh", "9h", "2h"]
+    vals = [o[card_id(paiju.Card.parse(x))] for x in seq]
+    assert vals == sorted(vals, reverse=True) and len(set(vals)) == len(vals)
+    assert len({o[card_id(paiju.Card.parse(x))] for x in ("Ts", "Tc", "Td")}) == 1
+    assert all(t.is_trump(card_id(paiju.Card.parse(x))) for x in ("Tc", "SJ", "2h"))
+    assert not t.is_trump(card_id(paiju.Card.parse("As")))
+
+
+def test_twos_trump_order() -> None:
+    t = trump_order("h", 10, True)
+    seq = ["BJ", "SJ", "Th", "Ts", "2h", "2s", "Ah", "3h"]
+    vals = [t.order[card_id(paiju.Card.parse(x))] for x in seq]
+    assert vals == sorted(vals, reverse=True) and len(set(vals)) == len(vals)
+    assert t.is_trump(card_id(paiju.Card.parse("2c")))
+    assert tractor("3s 3s 4s 4s", "h", twos=True) and not tractor("As As 3s 3s", "h", twos=True)
+    assert tractor("2s 2s 2h 2h", "h", twos=True)  # off-suit 2 and trump-suit 2 are adjacent trumps
+    assert tractor("2h 2h Tc Tc", "h", twos=True) and tractor("Ah Ah 2s 2s", "h", twos=True)
+
+
+def test_no_trump_order() -> None:
+    t = trump_order(None, 10)
+    assert t.is_trump(card_id(paiju.Card.parse("Th"))) and not t.is_trump(card_id(paiju.Card.parse("Ah")))
+    assert t.order[card_id(paiju.Card.parse("Th"))] == t.order[card_id(paiju.Card.parse("Ts"))]
+    assert tractor("SJ SJ Th Th", None) and not tractor("Th Th Ts Ts", None)
+
+
+# ---------------------------------------------------------------------------- tractors (§6)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ks Ks Qs Qs",
+        "Js Js 9s 9s",
+        "5s 5s 4s 4s 3s 3s",
+        "SJ SJ Th Th",
+        "Th Th Ts Ts",
+        "Ts Ts Ah Ah",
+        "SJ SJ Th Th Ts Ts",
+        "BJ BJ SJ SJ",
+    ],
+)
+def test_tractors(text: str) -> None:
+    assert tractor(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["5s 5s 4s", "5s 4s 4s", "5s 5s 3s 3s", "Js Js Qs", "Ts Ts Tc Tc", "Jh Jh Th Th", "Js Js Ts Ts", "As As 2s 2s"],
+)
+def test_not_tractors(text: str) -> None:
+    assert not tractor(text)
+
+
+def test_decomposition_of_a_throw() -> None:
+    t = trump_order("s", 10)
+    units = decompose(counts_of(ids_of("9h 8h 8h 4h 4h")), t)
+    assert [u.pairs for u in units] == [1, 1, 0]
+    units = decompose(counts_of(ids_of("Ah Kh Kh Qh Qh Jh Jh 3h")), t)
+    assert [u.pairs for u in units] == [3, 0, 0]
+
+
+# ---------------------------------------------------------------------------- trumping (§6)
+def test_trump_977_beats_544_and_884_overtrumps() -> None:
+    assert trick_winner(["5h 4h 4h", "9s 7s 7s", "3h 2h 6h"], **S10) == 1
+    assert trick_winner(["5h 4h 4h", "9s 7s 7s", "8s 8s 4s", "6h 3h 2h"], **S10) == 2
+
+
+def test_trump_977_beats_567_and_884_does_not_overtrump() -> None:
+    assert trick_winner(["5h 6h 7h", "9s 7s 7s", "8s 8s 4s", "3h 2h 2h"], **S10) == 1
+
+
+def test_trump_998872_beats_ak5544_not_aa5544() -> None:
+    assert trick_winner(["Ah Kh 5h 5h 4h 4h", "9s 9s 8s 8s 7s 2s"], **S10) == 1
+    assert trick_winner(["Ah Ah 5h 5h 4h 4h", "9s 9s 8s 8s 7s 2s"], **S10) == 0
+
+
+def test_trick_winner_ties_and_discards() -> None:
+    assert trick_winner(["Kh", "Kh", "Ah", "Ah"], **S10, lead_seat=1) == 3  # equal: the earlier wins
+    assert trick_winner(["Kh Kh", "Ah Qh", "As 3s"], **S10) == 0  # not pairs: no structure
+    assert trick_winner(["Kh Kh", "Ah Ah", "3s 3s"], **S10) == 2
+    assert trick_winner(["Th", "Tc", "Td"], **S10) == 0  # off-suit level cards are equal: the first wins
+    assert trick_winner(["3s", "Tc", "Td", "Th"], **S10) == 1
+    assert trick_winner(["Th", "Tc", "Ts"], **S10) == 2  # the trump-suit level card is higher
+    with pytest.raises(IllegalAction):
+        trick_winner(["Kh 3s", "Ah Ah"], **S10)
+
+
+def test_trick_winner_throw_evaluation_options() -> None:
+    plays = ["Ah Kh Kh", "3s 4s 4s", "As 2s 2s"]
+    assert trick_winner(plays, **S10) == 1  # largest unit: 44 > 22
+    assert trick_winner(plays, **S10, throw_evaluation="highest") == 2  # A is the highest card
+    assert trick_winner(plays, **S10, throw_evaluation="all") == 1
+
+
+# ---------------------------------------------------------------------------- throws (seed 003)
+def test_throw_98844_fails_to_the_nine_with_a_jack_elsewhere() -> None:
+    assert [str(c) for c in resolve_throw("9h 8h 8h 4h 4h", ["Jh 3c", "2c", "3d"], **S10)] == ["9h"]
+
+
+@pytest.mark.parametrize("other", ["Qh Qh", "5h 5h"])
+def test_throw_98844_fails_to_44_with_a_higher_pair_elsewhere(other: str) -> None:
+    assert [str(c) for c in resolve_throw("9h 8h 8h 4h 4h", ["2c", other, "3d"], **S10)] == ["4h", "4h"]
+
+
+def test_throw_stands_when_nobody_beats_a_unit() -> None:
+    cards = resolve_throw("9h 8h 8h 4h 4h", ["7h 6h 3h", "2h 2h", "As As"], **S10)
+    assert sorted(str(c) for c in cards) == sorted(["9h", "8h", "8h", "4h", "4h"])
+    # a trump does not beat a throw of a plain suit; the two 7s are no pair (different suits)
+    assert len(resolve_throw("Ah Kh Kh", ["3s 3s", "7h 7d", "Qh"], **S10)) == 3
+
+
+def test_throw_with_jack_and_fives_elsewhere_plays_the_pair() -> None:
+    # [decision] the beaten unit type decides: pairs before singles (as QQ → 44 in the seed)
+    assert [str(c) for c in resolve_throw("9h 8h 8h 4h 4h", ["Jh", "5h 5h", ""], **S10)] == ["4h", "4h"]
+
+
+def test_throw_tractor_beaten_by_a_higher_tractor_only() -> None:
+    lead = "Qh Qh Jh Jh Ah"
+    assert len(resolve_throw(lead, ["Kh Kh 9h 9h"], **S10)) == 5  # two pairs, no tractor
+    assert len(resolve_throw(lead, ["Kh Kh"], **S10)) == 5  # a pair does not beat a tractor
+    assert [str(c) for c in resolve_throw(lead, ["Kh Kh Qh Qh"], **S10)] == ["Qh", "Qh", "Jh", "Jh"]
+
+
+# ---------------------------------------------------------------------------- following (§6)
+def test_follow_suit_then_pairs() -> None:
+    hand = "Ah 9h 9h 3c 3c"
+    assert is_legal_follow("8h 8h", hand, "9h 9h", **S10)
+    assert not is_legal_follow("8h 8h", hand, "Ah 9h", **S10)
+    assert not is_legal_follow("8h 8h", hand, "Ah 3c", **S10)
+    assert not is_legal_follow("8h 8h", hand, "3c 3c", **S10)
+    assert is_legal_follow("8h", "Ah 3c", "Ah", **S10) and not is_legal_follow("8h", "Ah 3c", "3c", **S10)
+    assert is_legal_follow("8h 8h", "Ah 3c 3c", "Ah 3c", **S10)  # short: all hearts plus any
+    assert not is_legal_follow("8h 8h", "Ah 3c 3c", "3c 3c", **S10)
+    assert is_legal_follow("8h 8h", "3c 3s", "3c 3s", **S10)  # void: anything
+
+
+def test_follow_tractor_then_pairs() -> None:
+    lead = "8h 8h 7h 7h"
+    assert not is_legal_follow(lead, "Kh Kh Qh Qh 3h 3h 2h", "Kh Kh 3h 3h", **S10)
+    assert is_legal_follow(lead, "Kh Kh Qh Qh 3h 3h 2h", "Kh Kh Qh Qh", **S10)
+    assert is_legal_follow(lead, "Kh Kh 5h 5h 3h 2h", "Kh Kh 5h 5h", **S10)
+    assert not is_legal_follow(lead, "Kh Kh 5h 5h 3h 2h", "Kh Kh 3h 2h", **S10)
+    assert is_legal_follow(lead, "Kh Kh 5h 3h 2h", "Kh Kh 3h 2h", **S10)
+    assert not is_legal_follow(lead, "Kh Kh 5h 3h 2h", "Kh 5h 3h 2h", **S10)
+
+
+def test_follow_trump_lead_counts_level_cards_and_jokers() -> None:
+    assert not is_legal_follow("SJ", "Tc Ah 3s", "Ah", **S10)
+    assert is_legal_follow("SJ", "Tc Ah 3s", "Tc", **S10)
+    assert not is_legal_follow("5s 5s", "Tc Tc 3s Ah", "Tc 3s", **S10)
+
+
+# ---------------------------------------------------------------------------- scoring (§7)
+@pytest.mark.parametrize(
+    "decks,points,expected",
+    [
+        (2, 0, (0, 3)),
+        (2, 5, (0, 2)),
+        (2, 35, (0, 2)),
+        (2, 40, (0, 1)),
+        (2, 75, (0, 1)),
+        (2, 80, (1, 0)),
+        (2, 115, (1, 0)),
+        (2, 120, (1, 1)),
+        (2, 155, (1, 1)),
+        (2, 160, (1, 2)),
+        (2, 195, (1, 2)),
+        (2, 200, (1, 3)),
+        (2, 240, (1, 4)),
+        (1, 0, (0, 3)),
+        (1, 15, (0, 2)),
+        (1, 20, (0, 1)),
+        (1, 40, (1, 0)),
+        (1, 60, (1, 1)),
+        (1, 80, (1, 2)),
+        (1, 100, (1, 3)),
+        (3, 0, (0, 3)),
+        (3, 55, (0, 2)),
+        (3, 60, (0, 1)),
+        (3, 120, (1, 0)),
+        (3, 180, (1, 1)),
+        (3, 240, (1, 2)),
+        (3, 300, (1, 3)),
+    ],
+)
+def test_level_table(decks: int, points: int, expected: tuple[int, int]) -> None:
+    assert level_change(points, decks) == expected
+
+
+@pytest.mark.parametrize(
+    "points,expected",
+    [
+        (0, (0, 3)),
+        (35, (0, 2)),
+        (75, (0, 1)),
+        (115, (1, 0)),
+        (120, (1, 2)),
+        (145, (1, 2)),
+        (150, (1, 3)),
+        (300, (1, 3)),
+    ],
+)
+def test_competition_level_table(points: int, expected: tuple[int, int]) -> None:
+    assert level_change(points, 2, "competition") == expected
+
+
+def test_kitty_multipliers() -> None:
+    assert [kitty_multiplier(k) for k in range(4)] == [2, 4, 8, 16]
+    assert [kitty_multiplier(k, "unit_size") for k in range(4)] == [2, 4, 8, 12]
+    assert [kitty_multiplier(k, "competition") for k in range(4)] == [2, 4, 8, 8]
+    assert kitty_multiplier(1, "competition", throw=True) == 2
+
+
+def test_level_ladder() -> None:
+    rungs = [2, 5, 10, 11, 12, 13, 14]
+    assert climb(rungs, 2, 1) == 5 and climb(rungs, 5, 2) == 11 and climb(rungs, 13, 3) == 14
+    assert climb(list(range(2, 15)), 12, 5) == 14
+
+
+# ---------------------------------------------------------------------------- engine helpers
+def build_deal(prefix: list[str], kitty: str = "", decks: int = 2, prefer: dict[int, str] | None = None) -> list[str]:
+    """Hands starting with the given cards (seat s's i-th card is dealt at step 4i+s), the
+    rest filled from the remaining cards (``prefer``: seat → suit it is filled with first);
+    the kitty starts with ``kitty``."""
+    n, k = PACK_SIZES[decks]
+    prefix = list(prefix) + [""] * (4 - len(prefix))
+    pool = counts_of(card_id(c) for c in packs(decks))
+    hands = [ids_of(p) for p in prefix]
+    kit = ids_of(kitty)
+    for c in [c for h in hands for c in h] + kit:
+        pool[c] -= 1
+        assert pool[c] >= 0
+    rest = [c for c in sorted(pool) for _ in range(pool[c])]
+    for seat, suit in (prefer or {}).items():
+        mine = [c for c in rest if ID_TEXT[c].endswith(suit)][: n - len(hands[seat])]
+        for c in mine:
+            rest.remove(c)
+        hands[seat] += mine
+    for h in hands:
+        while len(h) < n:
+            h.append(rest.pop())
+    kit += rest
+    assert len(kit) == k
+    return [" ".join(ID_TEXT[c] for c in h) for h in hands] + [" ".join(ID_TEXT[c] for c in kit)]
+
+
+def to_play(g: paiju.Game, bury: str | None = None) -> None:
+    """Answer ``no`` through the deal and bury the given cards (default: the kitty back)."""
+    while g.phase == "deal":
+        g.apply("no")
+    cards = bury.split() if bury is not None else g.view(g.to_act)["kitty_received"]
+    for c in cards:
+        g.apply(f"bury {c}")
+    assert g.phase == "play"
+
+
+# ---------------------------------------------------------------------------- declarations (§4)
+def test_deal_asks_every_receiver_and_one_more_round() -> None:
+    g = paiju.new_game("shengji", seed=3)
+    seats = []
+    while g.phase == "deal":
+        seats.append(g.to_act)
+        g.apply("no")
+    assert seats[:100] == [i % 4 for i in range(100)]
+    assert seats[100:] == [0, 1, 2, 3]
+    assert g.phase == "bury" and g.declarer == 0  # nobody declared: seat 0 [decision]
+
+
+def test_declaration_strength_order_and_overturn() -> None:
+    deal = build_deal(["2h 2h", "2s 2s", "SJ SJ", "BJ BJ 2c"], kitty="3c 4c 5d")
+    g = paiju.new_game("shengji", seed=1, deal=deal)
+    assert g.to_act == 0 and [str(a) for a in g.legal_actions()] == ["no", "declare 2h"]
+    g.apply("declare 2h")
+    assert [str(a) for a in g.legal_actions()] == ["no"]  # seat 1: a single 2s is not stronger
+    g.apply("no")
+    g.apply("no")  # seat 2: one SJ declares nothing
+    g.apply("no")
+    # second round: seat 0 may reinforce with the pair; a pair of 2s from seat 1 overturns
+    assert [str(a) for a in g.legal_actions()] == ["no", "declare 2h 2h"]
+    g.apply("no")
+    assert "declare 2s 2s" in [str(a) for a in g.legal_actions()]
+    g.apply("declare 2s 2s")
+    assert [str(a) for a in g.legal_actions()] == ["no", "declare SJ SJ"]
+    with pytest.raises(IllegalAction, match="single joker"):
+        g.apply("declare SJ")
+    g.apply("declare SJ SJ")
+    assert [str(a) for a in g.legal_actions()] == ["no", "declare BJ BJ"]
+    g.apply("declare BJ BJ")
+    while g.phase == "deal":
+        g.apply("no")
+    assert g.declarer == 3 and g.trump_suit is None
+    assert [d["seat"] for d in g.view(0)["declarations"]] == [0, 1, 2, 3]
+
+
+def test_no_self_overturn_but_reinforce() -> None:
+    deal = build_deal(["2h 2s 2s 2h"], kitty="3c 4c 5d")
+    g = paiju.new_game("shengji", seed=1, deal=deal)
+    g.apply("declare 2h")
+    for _ in range(7):
+        g.apply("no")
+    # seat 0 holds 2h 2s 2s: may not overturn himself with the 2s pair
+    assert [str(a) for a in g.legal_actions()] == ["no"]
+    with pytest.raises(IllegalAction, match="自反"):
+        g.apply("declare 2s 2s")
+    g2 = paiju.new_game("shengji", seed=1, deal=deal, self_overturn=True)
+    g2.apply("declare 2h")
+    for _ in range(7):
+        g2.apply("no")
+    assert "declare 2s 2s" in [str(a) for a in g2.legal_actions()]
+    for _ in range(4):
+        g.apply("no")
+    assert [str(a) for a in g.legal_actions()] == ["no", "declare 2h 2h"]  # reinforce 自保
+
+
+def test_overturn_changes_declarer_option() -> None:
+    deal = build_deal(["2h", "2s 2s"], kitty="3c 4c 5d")
+    for changes, declarer in ((True, 1), (False, 0)):
+        g = paiju.new_game("shengji", seed=1, deal=deal, overturn_changes_declarer=changes)
+        g.apply("declare 2h")
+        for _ in range(4):
+            g.apply("no")
+        g.apply("declare 2s 2s")
+        while g.phase == "deal":
+            g.apply("no")
+        assert g.declarer == declarer and g.trump_suit == "s"
+
+
+@pytest.mark.parametrize("rule,trump", [("kitty_card:3", "d"), ("kitty_card:1", "c"), ("no_trump", None)])
+def test_no_bid_rules(rule: str, trump: str | None) -> None:
+    deal = build_deal([], kitty="3c 4h 5d")
+    g = paiju.new_game("shengji", seed=1, deal=deal, no_bid=rule)
+    while g.phase == "deal":
+        g.apply("no")
+    assert g.trump_suit == trump and g.declarer == 0
+    if rule != "no_trump":
+        assert g.view(2)["revealed_kitty_card"] == ("5d" if rule == "kitty_card:3" else "3c")
+
+
+def test_joker_in_kitty_means_no_trump() -> None:
+    g = paiju.new_game("shengji", seed=1, deal=build_deal(["", "", "", ""], kitty="3c 4h BJ"))
+    while g.phase == "deal":
+        g.apply("no")
+    assert g.trump_suit is None
+
+
+# ---------------------------------------------------------------------------- burying, following in the engine
+def follow_game() -> paiju.Game:
+    seat1 = "Ah 9h 9h " + " ".join(["3c", "4c", "6c", "7c", "8c", "9c", "Jc", "Qc", "Kc", "Ac", "3d"] * 2)
+    deal = build_deal(["8h 8h 7s", seat1, "", ""], kitty="3s 4s 5s")
+    g = paiju.new_game("shengji", seed=1, deal=deal, start_level="T")
+    to_play(g)
+    return g
+
+
+def test_bury_is_one_card_per_decision_and_kitty_size() -> None:
+    g = paiju.new_game("shengji", seed=5)
+    while g.phase == "deal":
+        g.apply("no")
+    assert len(g.hand(g.to_act)) == 33
+    legal = g.legal_actions()
+    assert all(str(a).startswith("bury ") for a in legal)
+    with pytest.raises(IllegalAction):
+        g.apply("bury 2h 3h")
+    for _ in range(8):
+        g.apply(g.legal_actions()[0])
+    assert g.phase == "play" and len(g.hand(g.declarer)) == 25
+
+
+def test_follow_messages_name_the_rule() -> None:
+    g = follow_game()
+    assert g.trump_suit == "s" and g.to_act == 0
+    g.apply("8h 8h")
+    assert g.to_act == 1
+    with pytest.raises(IllegalAction, match="you hold a pair of hearts: you must follow the pair"):
+        g.apply("Ah 9h")
+    with pytest.raises(IllegalAction, match="you still hold hearts"):
+        g.apply("Ah 3c")
+    with pytest.raises(IllegalAction, match="lead has 2"):
+        g.apply("9h")
+    with pytest.raises(IllegalAction, match="do not hold"):
+        g.apply("Kh Kh")
+    assert [str(a) for a in g.legal_actions()] == ["9h 9h"]
+    g.apply("9h 9h")
+
+
+def test_illegal_input_leaves_the_game_unchanged() -> None:
+    g = follow_game()
+    g.apply("8h 8h")
+    before = (g.record(), g.view(1), g.view(None))
+    for bad in ("Ah 9h", "Ah 3c", "9h", "no", "declare 2h", "bury 3c", "", "Xy", "Kh Kh", 5):
+        with pytest.raises(IllegalAction):
+            g.apply(bad)  # type: ignore[arg-type]
+    assert (g.record(), g.view(1), g.view(None)) == before
+
+
+def test_lead_mixing_suits_is_refused() -> None:
+    g = follow_game()
+    with pytest.raises(IllegalAction, match="mixes"):
+        g.apply("8h 7s")
+
+
+def test_failed_throw_in_the_engine_plays_the_smallest_unit() -> None:
+    # seat 0 throws Kh 8h 8h: seat 1's Ah beats the K, nobody holds a heart pair above 8
+    seat1 = "Ah 9h 3h " + " ".join(["3c", "4c", "6c", "7c", "8c", "9c", "Jc", "Qc", "Kc", "Ac", "3d"] * 2)
+    deal = build_deal(["8h 8h Kh", seat1, "", ""], kitty="3s 4s 5s", prefer={0: "h"})
+    g = paiju.new_game("shengji", seed=1, deal=deal, start_level="T", throw_penalty=10)
+    to_play(g)
+    for s in (2, 3):
+        assert not [c for c in g.hand(s) if c.suit == "h" and c.rank > 8], g.hand(s)
+    g.apply("Kh 8h 8h")
+    v = g.view(2)
+    assert v["trick"] == [{"seat": 0, "cards": "Kh"}] and v["failed_throw"] == "Kh 8h 8h"
+    assert len(g.hand(0)) == 24 and g.hand(0).count(paiju.Card.parse("8h")) == 2
+    assert g.penalty_points == 10  # the declarer's throw failed: 10 points to the defenders
+    assert len(g.legal_actions()) == 3  # seat 1 follows with one heart: Ah, 9h or 3h
+
+
+# ---------------------------------------------------------------------------- scoring in the engine
+def test_hosted_playout_scores_and_views() -> None:
+    g = paiju.new_game("shengji", seed=11)
+    while not g.is_over:
+        g.apply(paiju.shengji.hosted_action(g))
+    r = g.result
+    assert r is not None and sum(g.scores) == 0
+    v = g.view(1)
+    assert v["kitty"] and v["result"]["kitty_multiplier"] in (2, 4, 8, 16, 32)
+    pts = sum(t["points"] for t in g.tricks if t["winner"] % 2 != g.declarer % 2)
+    assert r["trick_points"] == pts
+
+
+def test_match_levels_declarer_and_win_at_a() -> None:
+    m = paiju.new_match("shengji", seed=4)
+    g = m.game
+    while not g.is_over:
+        g.apply(paiju.shengji.hosted_action(g))
+    r = g.result
+    nxt = m.next_hand()
+    assert nxt.declarer == r["next_declarer"]
+    assert [x for x in nxt.view(0)["team_levels"]] == r["team_levels"]
+    # a hand where the declarers are at A and hold wins the match
+    g2 = paiju.new_game("shengji", seed=2, team_levels=["A", "5"], declarer=0)
+    while not g2.is_over:
+        g2.apply(paiju.shengji.hosted_action(g2))
+    if g2.result["declarers_hold"]:
+        assert g2.match_over
+        with pytest.raises(IllegalAction, match="match is over"):
+            g2.next_hand_options()
+
+
+def test_option_validation() -> None:
+    with pytest.raises(IllegalAction):
+        paiju.new_game("shengji", decks=4)
+    with pytest.raises(IllegalAction):
+        paiju.new_game("shengji", no_bid="dealer")
+    with pytest.raises(IllegalAction, match="not supported"):
+        paiju.new_game("shengji", kitty_steal=True)
+    with pytest.raises(IllegalAction):
+        paiju.new_game("shengji", bogus=1)
+    g = paiju.new_game("shengji", levels="2,5,T,J,Q,K,A", start_level="2")
+    assert g.options["levels"] == "2,5,T,J,Q,K,A"
