@@ -1,0 +1,51 @@
+"""Smoke test of ``benchmarks/engine_shuangkou.py``: its functions run with a tiny budget
+and report positive numbers. No timing assertions — speed is measured by the script."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "engine_shuangkou.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("paiju_benchmarks_engine_shuangkou", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def assert_positive(figures: dict[str, float]) -> None:
+    for name, value in figures.items():
+        assert math.isfinite(value) and value > 0, f"{name} = {value}"
+
+
+def test_random_playout(bench: ModuleType) -> None:
+    result = bench.random_playout(0.01, min_triple_run=2, four_joker_bomb=True)
+    assert_positive(result)
+    assert result["hands"] >= 1 and result["decisions"] >= result["hands"]
+
+
+def test_legal_actions_cost(bench: ModuleType) -> None:
+    result = bench.legal_actions_cost(0.001, hands=2)
+    assert_positive(result)
+    assert result["follow_n"] >= 1 and result["lead_max"] >= result["lead_n"]
+
+
+def test_main_prints_and_writes_json(bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "bench.json"
+    bench.main(["--quick", "--runs", "1", "--no-pin", "--json", str(out), "-o", "min_triple_run=2"])
+    printed = capsys.readouterr().out
+    assert "decisions/s" in printed and "target:" in printed and "legal_actions:" in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["options"] == {"min_triple_run": 2} and data["playout"]["decisions_per_s"] > 0
