@@ -21,9 +21,21 @@ def test_registry() -> None:
         assert isinstance(bot, Bot) and bot.name == name
     with pytest.raises(IllegalAction, match="unknown bot"):
         make_bot("nobody", game="baohuang")
-    with pytest.raises(IllegalAction, match="does not know shengji"):
-        make_bot("hosted", game="shengji")
+    with pytest.raises(IllegalAction, match="does not know chess"):
+        make_bot("hosted", game="chess")
     assert make_bot("random", game="shengji", seed=0).act({}, ["a", "b"]) in ("a", "b")
+
+
+def test_hosted_and_greedy_play_whole_shengji_hands_from_views_only() -> None:
+    for name in ("hosted", "greedy"):
+        game = paiju.new_game("shengji", seed=5)
+        bots = [make_bot(name, game="shengji", seed=s) for s in range(4)]
+        while not game.is_over:
+            seat = game.to_act
+            action = bots[seat].act(game.view(seat), game.legal_actions())
+            assert action in game.legal_actions()
+            game.apply(action)
+        assert sum(game.scores) == 0
 
 
 def _random_states(variant: str, seed: int, hands: int = 3):

@@ -107,9 +107,6 @@ def test_play_errors() -> None:
     r = runner.invoke(app, ["play", "nosuchgame"])
     assert r.exit_code != 0
     assert "unknown game 'nosuchgame'" in r.output
-    r = runner.invoke(app, ["play", "shengji"])
-    assert r.exit_code != 0
-    assert "not written yet" in r.output
     r = runner.invoke(app, ["play", "baohuang", "--variant", "nope"])
     assert r.exit_code != 0
     assert "unknown Baohuang variant" in r.output

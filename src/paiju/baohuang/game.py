@@ -1042,6 +1042,7 @@ class Baohuang(Game):
             "trick": [{"seat": s, "cards": t} for s, t in self.trick],
             "last_play": {"seat": self._last_seat, "play": str(self._last)} if self._last else None,
             "leader": self._circle[0] if self._last is None and self._circle else None,
+            "leading": self.is_leading(),
             "finished": list(self.finished),
             "events": list(self._events),  # public events; the dicts are shared, do not mutate
         }

@@ -1,6 +1,6 @@
 """Simple bots: ``random``, ``hosted`` (托管) and ``greedy``.
 
-``hosted`` and ``greedy`` reuse the game's own policy functions (Baohuang's
+``hosted`` and ``greedy`` reuse the game's own policy functions (``paiju.<game>``'s
 ``hosted_action`` and ``hint``). Those are written against a game object, so they are
 handed :class:`SeatFromView`: a stand-in that answers the few questions they ask from the
 seat's view and legal actions only — never the real game.
@@ -8,6 +8,7 @@ seat's view and legal actions only — never the real game.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -22,11 +23,12 @@ Policy = Callable[[Any], Any]
 
 def _policies(game: str) -> tuple[Policy, Policy] | None:
     """``(hosted_action, hint)`` of a game that has them, else None."""
-    if game == "baohuang":
-        from paiju.baohuang import hint, hosted_action
-
-        return hosted_action, hint
-    return None
+    try:
+        module = importlib.import_module(f"paiju.{game}")
+    except ModuleNotFoundError:
+        return None
+    hosted, hint = getattr(module, "hosted_action", None), getattr(module, "hint", None)
+    return (hosted, hint) if hosted is not None and hint is not None else None
 
 
 class SeatFromView:
@@ -50,7 +52,17 @@ class SeatFromView:
         return self._legal
 
     def is_leading(self) -> bool:
-        return self._view.get("step", self.phase) == "play" and self._view.get("last_play") is None
+        return bool(self._view.get("leading"))
+
+    @property
+    def order(self) -> Any:
+        """Shengji's card order of this hand, from the public trump suit and level."""
+        from paiju.cards import RANKS
+        from paiju.shengji.trump import trump_order
+
+        v = self._view
+        level = RANKS.index(v["level"]) + 2
+        return trump_order(v["trump_suit"], level, bool(v["options"].get("twos_trump")))
 
     def hand(self, seat: int) -> list[Card]:
         if seat != self.to_act:
