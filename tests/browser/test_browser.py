@@ -1,0 +1,515 @@
+"""Real-browser tests of the card hall: a person in Chromium plays whole Baohuang hands
+against four computer players through the lobby and table pages, with the selection
+interaction of the rule pages (click raises a rank, Ctrl+click a range, click lowers,
+right-click plays or passes, Hint, the Play/Pass buttons); the table survives a reload
+and a crash of the server; the language switch and the phone-width layout work.
+
+The server runs as a subprocess (see conftest.py); every page is its own player.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+if not os.path.exists("/usr/bin/chromium"):
+    pytest.skip("the browser tests need Debian's chromium at /usr/bin/chromium", allow_module_level=True)
+
+from playwright.sync_api import Page, expect  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .conftest import HallServer
+
+TURN_TIMEOUT = 120  # seconds: far longer than any test waits, so 托管 never takes over
+HAND_TIMEOUT_MS = 60_000  # bots finishing a hand among themselves
+
+STATE_JS = """() => {
+  const t = document.querySelector('[data-testid="table"]');
+  if (!t) return null;
+  const cards = [...document.querySelectorAll('[data-testid="hand"] [data-testid="card"]')];
+  return {
+    phase: t.dataset.phase, step: t.dataset.step, toAct: t.dataset.toAct, mySeat: t.dataset.mySeat,
+    status: t.dataset.status, turn: t.dataset.turn, connection: t.dataset.connection,
+    cards: cards.map((c) => c.dataset.card),
+    raised: cards.filter((c) => c.dataset.raised === "true").map((c) => Number(c.dataset.index)),
+    scores: !!document.querySelector('[data-testid="scores"]'),
+    top: [...document.querySelectorAll('[data-testid="last-play"]:not(.previous) .card')].map((c) => c.dataset.card),
+  };
+}"""
+
+# resolves to "over" (score screen) or the phase when the seat `seat` is to act
+NEXT_JS = """(seat) => {
+  const t = document.querySelector('[data-testid="table"]');
+  if (!t || t.dataset.connection !== "open") return false;
+  if (document.querySelector('[data-testid="scores"]')) return "over";
+  if (t.dataset.toAct === seat && (t.dataset.phase === "setup" || t.dataset.phase === "play")) return t.dataset.phase;
+  return false;
+}"""
+
+# after an action chosen at turn t0: "moved" (the hand went on), "error" (an error toast),
+# and with wantRaised also "raised" (cards went up: a hint) or "toast" (any other toast)
+AFTER_JS = """([t0, wantRaised]) => {
+  const t = document.querySelector('[data-testid="table"]');
+  if (!t) return false;
+  if (t.dataset.turn !== t0) return "moved";
+  if (document.querySelector('[data-testid="toast"].error')) return "error";
+  if (wantRaised) {
+    if (document.querySelector('[data-testid="hand"] [data-raised="true"]')) return "raised";
+    if (document.querySelector('[data-testid="toast"]')) return "toast";
+  }
+  return false;
+}"""
+
+RAISED_IS_JS = """(want) => {
+  const got = [...document.querySelectorAll('[data-testid="hand"] [data-testid="card"]')]
+    .filter((c) => c.dataset.raised === "true").map((c) => Number(c.dataset.index));
+  return JSON.stringify(got) === JSON.stringify(want);
+}"""
+
+# remove every toast; the turn an action is chosen at
+BEGIN_JS = """() => {
+  document.querySelectorAll('[data-testid="toast"]').forEach((e) => e.remove());
+  return document.querySelector('[data-testid="table"]').dataset.turn;
+}"""
+
+RANKS = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ"]
+
+
+def rank_of(card: str) -> str:
+    """The rank a click raises together: 'Th' → 'T', 'SJ*' → 'SJ' (a marked joker is a joker)."""
+    return card[:2] if card[:2] in ("SJ", "BJ") else card[0]
+
+
+def choose_group(cards: list[str], top: list[str]) -> list[int] | None:
+    """The rank to raise with one click: leading, the lowest; following a play of one
+    ordinary rank, the lowest rank above it with exactly as many cards; else None (pass)."""
+    groups = rank_groups(cards)
+    if not top:
+        return groups[0]
+    ranks = {rank_of(c) for c in top}
+    if len(ranks) != 1 or ranks & {"SJ", "BJ"}:
+        return None
+    beat = RANKS.index(ranks.pop())
+    for g in groups:
+        r = rank_of(cards[g[0]])
+        if r not in ("SJ", "BJ") and len(g) == len(top) and RANKS.index(r) > beat:
+            return g
+    return None
+
+
+def rank_groups(cards: list[str]) -> list[list[int]]:
+    """Indices of the (sorted) hand grouped by rank, lowest rank first."""
+    groups: dict[str, list[int]] = {}
+    for i, c in enumerate(cards):
+        groups.setdefault(rank_of(c), []).append(i)
+    return list(groups.values())
+
+
+class Person:
+    """A person at the hall in one browser page, acting only through the UI."""
+
+    def __init__(self, page: Page, name: str) -> None:
+        self.page = page
+        self.name = name
+        self.table = page.get_by_test_id("table")
+        self.seat: str = ""
+        self.actions = 0  # own actions taken in the current hand
+        self.tally: Counter[str] = Counter()  # how each action was taken
+        self.play_turns = 0
+        self.exercise_pending = False
+
+    # -------------------------------------------------------------- lobby
+    def login(self, url: str) -> None:
+        self.page.goto(url)
+        self.page.get_by_test_id("login-name").fill(self.name)
+        self.page.get_by_test_id("login").click()
+        expect(self.page.get_by_test_id("lobby")).to_be_visible()
+
+    def create_room(self, preset: str = "standard") -> str:
+        form = self.page.get_by_test_id("create-form")
+        expect(form).to_be_visible()
+        self.page.get_by_test_id("opt-game").select_option("baohuang")
+        self.page.get_by_test_id("opt-variant").select_option(preset)
+        self.page.get_by_test_id("opt-turn_timeout").fill(str(TURN_TIMEOUT))
+        self.page.get_by_test_id("create").click()
+        expect(self.table).to_be_visible()
+        # the creator is seated at the first seat on arrival
+        expect(self.table).to_have_attribute("data-my-seat", "0")
+        expect(self.table).to_have_attribute("data-connection", "open")
+        self.seat = "0"
+        room = self.table.get_attribute("data-room")
+        assert room and self.page.url.endswith("#/room/" + room)
+        return room
+
+    def fill_with_bots(self, level: str = "normal") -> None:
+        for s in range(5):
+            if str(s) == self.seat:
+                continue
+            seat = self.page.get_by_test_id(f"seat-{s}")
+            expect(seat).to_have_attribute("data-empty", "true")
+            self.page.get_by_test_id(f"bot-{s}-{level}").click()
+            expect(seat).to_have_attribute("data-empty", "false")
+
+    def start(self) -> None:
+        self.page.get_by_test_id("start").click()
+        expect(self.table).to_have_attribute("data-status", "playing")
+        expect(self.page.get_by_test_id("card").first).to_be_visible()
+        self.actions = 0
+
+    # -------------------------------------------------------------- reading the table
+    def state(self) -> dict[str, Any]:
+        st = self.page.evaluate(STATE_JS)
+        assert st is not None, "the table page is not shown"
+        return st
+
+    def card(self, index: int) -> Any:
+        return self.page.locator(f'[data-testid="hand"] [data-testid="card"][data-index="{index}"]')
+
+    def assert_raised(self, expected: list[int], why: str) -> None:
+        want = sorted(expected)
+        with contextlib.suppress(PlaywrightTimeout):  # the assert below says what differs
+            self.page.wait_for_function(RAISED_IS_JS, arg=want, timeout=3000)
+        got = self.state()["raised"]
+        assert got == want, f"{why}: raised {got}, expected {want} (hand {self.state()['cards']})"
+
+    def play_ready(self) -> bool:
+        """Does the client mark the raised cards as a legal play (the Play button's 'ready')?"""
+        return "ready" in (self.page.get_by_test_id("play").get_attribute("class") or "").split()
+
+    def pass_enabled(self) -> bool:
+        return self.page.get_by_test_id("pass").is_enabled()
+
+    def toasts(self) -> list[str]:
+        return self.page.get_by_test_id("toast").all_inner_texts()
+
+    # -------------------------------------------------------------- acting
+    def wait_next(self) -> str:
+        """Wait until this seat is to act ("setup"/"play") or the score screen is up ("over")."""
+        handle = self.page.wait_for_function(NEXT_JS, arg=self.seat, timeout=HAND_TIMEOUT_MS, polling=50)
+        return str(handle.json_value())
+
+    def begin(self) -> str:
+        """Start an action: clear old toasts; the turn it is chosen at."""
+        return str(self.page.evaluate(BEGIN_JS))
+
+    def wait_after(self, t0: str, want_raised: bool = False) -> str:
+        try:
+            handle = self.page.wait_for_function(AFTER_JS, arg=[t0, want_raised], timeout=10_000, polling=50)
+        except PlaywrightTimeout:
+            raise AssertionError(f"nothing happened after the action at turn {t0}: {self.state()}") from None
+        return str(handle.json_value())
+
+    def expect_moved(self, t0: str, kind: str) -> None:
+        res = self.wait_after(t0)
+        assert res == "moved", f"{kind}: the server refused it ({self.toasts()}); state {self.state()}"
+        self.actions += 1
+        self.tally[kind] += 1
+
+    def right_click_hand(self) -> None:
+        self.page.get_by_test_id("hand-area").click(button="right", position={"x": 6, "y": 6})
+
+    def lower_all(self) -> None:
+        """A left click on empty table space lowers every raised card."""
+        self.page.get_by_test_id("centre").click()
+        self.assert_raised([], "a click on empty space lowers everything")
+
+    def decide(self) -> None:
+        buttons = self.page.locator('[data-testid^="decide-"]')
+        expect(buttons.first).to_be_visible()
+        ids = [b.get_attribute("data-testid") or "" for b in buttons.all()]
+        choice = next((p for p in ("decide-accept", "decide-no") if p in ids), ids[0])
+        t0 = self.begin()
+        self.page.get_by_test_id(choice).click()
+        self.expect_moved(t0, "decide")
+
+    def play_turn(self) -> None:
+        st = self.state()
+        if st["raised"]:
+            self.lower_all()
+            st = self.state()
+        groups = rank_groups(st["cards"])
+        ordinary = [g for g in groups if rank_of(st["cards"][g[0]]) not in ("SJ", "BJ")]
+        if self.exercise_pending and len(ordinary) >= 2 and self.pass_enabled():
+            self.exercise_pending = False
+            self.exercise_selection(st["cards"], ordinary)
+            return
+        mode = ("click", "hint", "buttons")[self.play_turns % 3]
+        self.play_turns += 1
+        if mode == "hint" and self.by_hint():
+            return
+        if mode != "hint" and self.by_click(choose_group(st["cards"], st["top"]), right_click=mode == "click"):
+            return
+        if not self.by_hint():
+            raise AssertionError(f"found no way to act: {self.state()}, toasts {self.toasts()}")
+
+    def by_click(self, group: list[int] | None, right_click: bool) -> bool:
+        """Raise a rank by clicking one of its cards; play it when the client marks it legal
+        (right-click or the Play button); else pass (right-click with nothing raised or the
+        Pass button). False when neither works (leading with no legal group)."""
+        if group is not None:
+            self.card(group[0]).click()
+            self.assert_raised(group, "a click raises every card of its rank")
+            if self.play_ready():
+                t0 = self.begin()
+                if right_click:
+                    self.right_click_hand()
+                else:
+                    self.page.get_by_test_id("play").click()
+                self.expect_moved(t0, "right-click play" if right_click else "Play button")
+                return True
+            self.lower_all()
+        if not self.pass_enabled():
+            return False
+        t0 = self.begin()
+        if right_click:
+            self.right_click_hand()
+        else:
+            self.page.get_by_test_id("pass").click()
+        self.expect_moved(t0, "right-click pass" if right_click else "Pass button")
+        return True
+
+    def by_hint(self) -> bool:
+        """提示: the client raises the hinted cards (then they are played) or passes itself."""
+        t0 = self.begin()
+        self.page.get_by_test_id("hint").click()
+        res = self.wait_after(t0, want_raised=True)
+        if res == "moved":
+            self.actions += 1
+            self.tally["hint → pass"] += 1
+            return True
+        if res != "raised":
+            assert res == "toast", f"the hint failed: {self.toasts()}"
+            return False  # a hint the client could not match: try something else
+        assert self.state()["raised"], "the hint raised nothing"
+        assert self.play_ready(), f"the client does not take its own hint as legal: {self.state()}"
+        t0 = self.begin()
+        if self.tally["hint → play"] % 2:
+            self.page.get_by_test_id("play").click()
+        else:
+            self.right_click_hand()
+        self.expect_moved(t0, "hint → play")
+        return True
+
+    def exercise_selection(self, cards: list[str], ordinary: list[list[int]]) -> None:
+        """Once: click, Ctrl+click a range over two ranks, try that illegal selection (the
+        server refuses it with a toast and nothing changes), click a raised card to lower
+        it, lower everything with a click on empty space, then pass with a right-click."""
+        g0, g1 = ordinary[0], ordinary[1]
+        a, b = g0[0], g1[0]
+        self.card(a).click()
+        self.assert_raised(g0, "a click raises every card of its rank")
+        self.card(b).click(modifiers=["Control"])
+        ranged = sorted(set(g0) | set(range(a, b + 1)))
+        self.assert_raised(ranged, "Ctrl+click raises the range from the last clicked card")
+        assert not self.play_ready(), "two ranks at once cannot be a legal play"
+        t0 = self.begin()
+        self.right_click_hand()
+        assert self.wait_after(t0) == "error", "an illegal selection must be refused with an error toast"
+        assert self.state()["turn"] == t0
+        self.assert_raised(ranged, "a refused play keeps the selection")
+        expect(self.card(b)).to_have_attribute("data-raised", "true")
+        self.card(b).click()
+        expect(self.card(b)).to_have_attribute("data-raised", "false")
+        self.assert_raised([i for i in ranged if i != b], "a click on a raised card lowers that card alone")
+        self.lower_all()
+        t0 = self.begin()
+        self.right_click_hand()
+        self.expect_moved(t0, "illegal → right-click pass")
+        self.tally["ctrl+click range"] += 1
+
+    def play_hand(self, stop_after: int | None = None) -> bool:
+        """Act whenever this seat is to act, until the score screen (True) or, with
+        ``stop_after``, until it is this seat's turn to play after that many own actions."""
+        while True:
+            what = self.wait_next()
+            if what == "over":
+                return True
+            if stop_after is not None and self.actions >= stop_after and what == "play":
+                return False
+            if what == "setup":
+                self.decide()
+            else:
+                self.play_turn()
+
+    def check_scores(self) -> list[int]:
+        scores = self.page.get_by_test_id("scores")
+        expect(scores).to_be_visible()
+        expect(self.table).to_have_attribute("data-phase", "over")
+        expect(self.table).to_have_attribute("data-status", "between")
+        rows = scores.locator("tbody tr[data-seat]")
+        expect(rows).to_have_count(5)
+        points = [int(r.locator("td").nth(3).inner_text()) for r in rows.all()]
+        assert sum(points) == 0, f"a hand's points sum to 0: {points}"
+        standings = [int(r.locator("td").nth(4).inner_text()) for r in rows.all()]
+        assert standings == points, "after the first hand the standings are that hand's points"
+        expect(scores.locator("tr.mine")).to_have_attribute("data-seat", self.seat)
+        expect(self.page.get_by_test_id("next-hand")).to_be_visible()
+        return points
+
+
+def snapshot(person: Person) -> dict[str, Any]:
+    st = person.state()
+    return {k: st[k] for k in ("mySeat", "turn", "toAct", "phase", "step", "cards")}
+
+
+def wait_same_table(person: Person, before: dict[str, Any]) -> None:
+    """The page shows the same seat, turn and hand as before (after a reload/reconnect)."""
+    expect(person.table).to_have_attribute("data-connection", "open", timeout=30_000)
+    expect(person.table).to_have_attribute("data-turn", before["turn"])
+    expect(person.page.get_by_test_id("card")).to_have_count(len(before["cards"]))
+    assert snapshot(person) == before
+
+
+def no_page_errors(page: Page) -> None:
+    errors = getattr(page, "errors", [])
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+# ------------------------------------------------------------------ the tests
+
+
+def test_whole_hand_with_the_seed_interaction(server: HallServer, page: Page) -> None:
+    ann = Person(page, "Ann")
+    ann.login(server.url)
+    room = ann.create_room("standard")
+    ann.fill_with_bots("normal")
+    ann.start()
+    ann.exercise_pending = True
+    assert ann.play_hand() is True
+    ann.check_scores()
+    tally = ann.tally
+    assert tally["decide"] >= 1, tally
+    assert tally["ctrl+click range"] == 1, tally
+    assert tally["hint → play"] + tally["hint → pass"] >= 1, tally
+    assert tally["right-click play"] + tally["right-click pass"] >= 1, tally
+    assert tally["Play button"] + tally["Pass button"] + tally["hint → play"] >= 1, tally
+    # the lobby lists the room with its five seats taken
+    page.get_by_test_id("back").click()
+    row = page.locator(f'[data-testid="room-row"][data-room-id="{room}"]')
+    expect(row).to_be_visible()
+    expect(row).to_contain_text("5/5")
+    expect(page.get_by_test_id(f"join-{room}")).to_be_enabled()
+    no_page_errors(page)
+
+
+def test_reload_mid_hand_keeps_seat_hand_and_turn(server: HallServer, page: Page) -> None:
+    bo = Person(page, "Bo")
+    bo.login(server.url)
+    bo.create_room("standard")
+    bo.fill_with_bots("normal")
+    bo.start()
+    assert bo.play_hand(stop_after=3) is False, "the hand ended before the reload"
+    before = snapshot(bo)
+    assert before["toAct"] == before["mySeat"] == "0" and before["phase"] == "play"
+    timer = page.get_by_test_id("timer")
+    expect(timer).to_have_attribute("data-seat", "0")
+    expect(timer).to_have_text(re.compile(r"^\d+$"))
+    left = int(timer.inner_text())
+    assert 0 < left <= TURN_TIMEOUT
+    expect(page.get_by_test_id("hosted")).to_have_attribute("aria-pressed", "false")
+    page.reload()
+    wait_same_table(bo, before)
+    expect(page.get_by_test_id("hint")).to_be_enabled()
+    # the turn's clock is the server's: a reload does not give the seat more time
+    expect(timer).to_have_text(re.compile(r"^\d+$"))
+    assert int(timer.inner_text()) <= left
+    assert bo.play_hand() is True
+    bo.check_scores()
+    no_page_errors(page)
+
+
+def test_server_crash_and_restart_mid_hand(private_server: HallServer, page: Page) -> None:
+    cy = Person(page, "Cy")
+    cy.login(private_server.url)
+    cy.create_room("standard")
+    cy.fill_with_bots("normal")
+    cy.start()
+    assert cy.play_hand(stop_after=3) is False, "the hand ended before the crash"
+    before = snapshot(cy)
+    private_server.kill()
+    # the client notices and retries with backoff
+    expect(cy.table).to_have_attribute("data-connection", "reconnecting")
+    expect(page.get_by_test_id("banner")).to_be_visible()
+    private_server.start()
+    wait_same_table(cy, before)
+    expect(page.get_by_test_id("banner")).to_be_hidden()
+    assert cy.play_hand() is True
+    cy.check_scores()
+    no_page_errors(page)
+
+
+def test_language_switch(server: HallServer, page: Page) -> None:
+    page.goto(server.url)
+    login = page.get_by_test_id("login")
+    lang = page.get_by_test_id("lang")
+    expect(login).to_have_text("Enter the hall")  # the context's locale is en-US
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    lang.click()
+    expect(login).to_have_text("进入大厅")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(lang).to_have_text("English")
+    page.get_by_test_id("login-name").fill("Dee")
+    login.click()
+    expect(page.get_by_test_id("create")).to_have_text("创建")
+    # the choice is remembered across a reload
+    page.reload()
+    expect(page.get_by_test_id("create")).to_have_text("创建")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("create")).to_have_text("Create")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    # and on the table page
+    dee = Person(page, "Dee")
+    dee.create_room("standard")
+    expect(page.get_by_test_id("back")).to_contain_text("Lobby")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("back")).to_contain_text("返回大厅")
+    expect(page.get_by_test_id("table")).to_be_visible()
+    no_page_errors(page)
+
+
+def test_phone_width_layout(server: HallServer, new_page: Callable[..., Page]) -> None:
+    width = 375
+    page = new_page(viewport={"width": width, "height": 667})
+
+    def no_horizontal_scroll(where: str) -> None:
+        sw = page.evaluate("() => document.documentElement.scrollWidth")
+        assert sw <= width, f"{where}: the page scrolls sideways ({sw} px > {width} px)"
+
+    eve = Person(page, "Eve")
+    eve.login(server.url)
+    expect(page.get_by_test_id("create-form")).to_be_visible()
+    no_horizontal_scroll("lobby")
+    eve.create_room("standard")
+    eve.fill_with_bots("normal")
+    no_horizontal_scroll("table before the hand")
+    eve.start()
+    cards = page.get_by_test_id("card")
+    n = cards.count()
+    assert n >= 40, f"a standard hand has 43 or 44 cards, the page shows {n}"
+    no_horizontal_scroll("table during the hand")
+    for i in range(n):
+        card = cards.nth(i)
+        expect(card).to_be_visible()
+        box = card.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, f"card {i} is cut off: {box}"
+    expect(cards.first).to_be_in_viewport()
+    expect(cards.last).to_be_in_viewport()
+    # a tap-sized click still raises the card's rank
+    st = eve.state()
+    group = rank_groups(st["cards"])[0]
+    eve.card(group[0]).click()
+    eve.assert_raised(group, "a click raises every card of its rank (phone layout)")
+    for i in group:
+        expect(eve.card(i)).to_have_attribute("data-raised", "true")
+    assert re.fullmatch(r"\d+", st["turn"])
+    no_page_errors(page)
