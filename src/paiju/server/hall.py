@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from paiju.errors import IllegalAction
@@ -12,6 +13,7 @@ from paiju.server.store import Store
 from paiju.server.table import Table
 
 DEFAULT_TURN_TIMEOUT = 30.0
+log = logging.getLogger("paiju.hall")
 
 
 class Hall:
@@ -22,6 +24,7 @@ class Hall:
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
         self._names: dict[int, str] = {}
+        self._dirty: dict[str, Table] = {}  # tables with actions staged for the next commit
 
     async def open(self) -> None:
         """Load every room from the store and start its table (resuming unfinished hands)."""
@@ -33,6 +36,25 @@ class Hall:
     async def close(self) -> None:
         for table in self.tables.values():
             await table.stop()
+
+    def after_commit(self, table: Table) -> None:
+        """Show ``table``'s change once its staged actions are committed: one commit per
+        loop turn for every table (group commit), then the updates."""
+        if not self._dirty:
+            asyncio.get_running_loop().call_soon(self._commit)
+        self._dirty[table.id] = table
+
+    def _commit(self) -> None:
+        tables, self._dirty = list(self._dirty.values()), {}
+        try:
+            self.store.flush()
+        except Exception:
+            log.exception("group commit failed")
+            for table in tables:
+                table.store_failed()
+            return
+        for table in tables:
+            table.changed()
 
     def player_names(self, ids: list[int]) -> dict[int, str]:
         missing = [i for i in ids if i not in self._names]

@@ -158,6 +158,20 @@ class ProtocolError(ValueError):
     """A client message that cannot be accepted; the text names the problem."""
 
 
+def _plain_act(msg: dict[str, Any]) -> bool:
+    """Is ``msg`` an ``act`` message that certainly satisfies its schema?"""
+    action, turn = msg.get("action"), msg.get("turn", 0)
+    return (
+        msg.keys() <= {"type", "action", "turn", "id"}
+        and isinstance(action, str)
+        and 1 <= len(action) <= 200
+        and type(turn) is int
+        and turn >= 0
+        and isinstance(msg.get("id", ""), str | int)
+        and not isinstance(msg.get("id"), bool)
+    )
+
+
 def parse_client_message(raw: str | bytes) -> dict[str, Any]:
     """Decode and validate one client message; raise ProtocolError naming the problem."""
     size = len(raw.encode() if isinstance(raw, str) else raw)
@@ -172,6 +186,8 @@ def parse_client_message(raw: str | bytes) -> dict[str, Any]:
     kind = msg.get("type")
     if not isinstance(kind, str) or kind not in _validators:
         raise ProtocolError(f"unknown message type {kind!r}; types are {', '.join(CLIENT_MESSAGES)}")
+    if kind == "act" and _plain_act(msg):
+        return msg  # the hot path: a well-formed act needs no schema walk
     err = jsonschema.exceptions.best_match(_validators[kind].iter_errors(msg))
     if err is not None:
         where = ".".join(str(p) for p in err.absolute_path) or "message"

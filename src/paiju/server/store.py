@@ -152,6 +152,7 @@ class Store:
             migrate(self.engine)
         self._writer: Connection | None = None
         self._insert_action = insert(actions)
+        self._pending: list[dict[str, Any]] = []
 
     def close(self) -> None:
         if self._writer is not None:
@@ -232,22 +233,38 @@ class Store:
         return int(hid[0])
 
     def append_action(self, hand_id: int, seq: int, seat: int, text: str, hosted: bool) -> None:
-        """Append one accepted action and commit. The hot path of the hall: one kept
-        connection and one precompiled statement."""
+        """Append one accepted action and commit it."""
+        self.stage_action(hand_id, seq, seat, text, hosted)
+        self.flush()
+
+    def stage_action(self, hand_id: int, seq: int, seat: int, text: str, hosted: bool) -> None:
+        """Queue an action for the next :meth:`flush` (the hall commits the actions of one
+        loop turn together, and shows them only after that commit)."""
+        self._pending.append(
+            {"hand_id": hand_id, "seq": seq, "seat": seat, "text": text, "hosted": hosted, "created_at": _now()}
+        )
+
+    def flush(self) -> int:
+        """Write the staged actions in one transaction; return how many. On failure nothing
+        is written, the staged actions are dropped, and the error is raised."""
+        if not self._pending:
+            return 0
+        rows, self._pending = self._pending, []
         c = self._writer
         if c is None or c.closed:
             c = self._writer = self.engine.connect()
-        row = {"hand_id": hand_id, "seq": seq, "seat": seat, "text": text, "hosted": hosted, "created_at": _now()}
         try:
-            c.execute(self._insert_action, row)
+            c.execute(self._insert_action, rows)
             c.commit()
         except Exception:
             c.rollback()
             raise
+        return len(rows)
 
     def finish_hand(
         self, hand_id: int, scores: list[int], scored: bool, rid: str, seats: list[dict[str, Any]], status: str
     ) -> None:
+        self.flush()
         with self.engine.begin() as c:
             c.execute(
                 update(hands).where(hands.c.id == hand_id).values(finished_at=_now(), scores=scores, scored=scored)

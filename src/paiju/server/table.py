@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import json
 import logging
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from paiju.bots import make_bot
 from paiju.errors import IllegalAction
@@ -32,6 +33,11 @@ log = logging.getLogger("paiju.table")
 # computer players behind the levels a room offers
 BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "greedy"}
 HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot be cancelled
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """A message as JSON text (orjson: the hall encodes five views per action)."""
+    return orjson.dumps(msg).decode()
 
 
 class TokenBucket:
@@ -67,7 +73,7 @@ class Conn:
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
             return
-        self.outbox.put_nowait(msg if isinstance(msg, str) else json.dumps(msg, ensure_ascii=False))
+        self.outbox.put_nowait(msg if isinstance(msg, str) else encode(msg))
 
     def error(self, text: str, reply_to: str | None = None, ref: Any = None) -> None:
         msg: dict[str, Any] = {"type": "error", "error": text, "reply_to": reply_to}
@@ -329,10 +335,10 @@ class Table:
     # ------------------------------------------------------------------ the hand
     def _start_hand(self) -> None:
         prev = self.game
+        options = dict(self.options)
         if prev is not None and prev.is_over and hasattr(prev, "next_hand_options"):
-            options = prev.next_hand_options()
-        else:
-            options = dict(self.options)
+            if not getattr(prev, "match_over", False):  # a won match (Shengji) starts a new one
+                options = prev.next_hand_options()
         seed = new_seed()
         game = new_game(self.game_name, seed=seed, **options)
         for s in self.seats:
@@ -355,14 +361,18 @@ class Table:
         game = self.game
         assert game is not None and self.hand_id is not None
         game.apply(action)  # raises IllegalAction and changes nothing when illegal
-        try:
-            self.store.append_action(self.hand_id, self.turn, seat, str(action), hosted)
-        except Exception:
-            log.exception("could not store an action of table %s; reloading", self.id)
-            self._load()
-            raise IllegalAction("the action could not be saved; please try again") from None
+        # stored with the other actions of this loop turn; shown only after that commit
+        self.store.stage_action(self.hand_id, self.turn, seat, str(action), hosted)
         if game.is_over:
             self._finish_hand()
+        self.hall.after_commit(self)
+
+    def store_failed(self) -> None:
+        """The last commit failed: go back to what the store holds and tell everyone."""
+        log.error("could not store the actions of table %s; reloading it", self.id)
+        self._load()
+        for conn in self.conns:
+            conn.error("the last action could not be saved; the table is back to its last saved state")
         self._changed()
 
     def _finish_hand(self) -> None:
@@ -381,9 +391,12 @@ class Table:
         self.store.finish_hand(self.hand_id, scores, scored, self.id, self.seats, self.status)
         self.hands.append({"number": len(self.hands) + 1, "scores": scores, "scored": scored})
 
-    def _changed(self) -> None:
+    def changed(self) -> None:
+        """Re-arm the timers and send everyone the new state."""
         self._schedule()
         self._broadcast()
+
+    _changed = changed
 
     def _schedule(self) -> None:
         """Arm the timer for whoever is to act: a bot or hosted seat soon, a person at the
@@ -489,7 +502,7 @@ class Table:
             if seat not in views:
                 views[seat] = game.view(seat) if game is not None else None
             view = views[seat]
-            events = view["events"] if view is not None else []
+            events = (view.get("events") or []) if view is not None else []  # a game may keep no event log
             start = conn.events_sent if conn.hand_id == self.hand_id and conn.events_sent <= len(events) else 0
             key = (seat, start)
             if key not in texts:
@@ -497,7 +510,7 @@ class Table:
                 if view is not None and start:
                     part = dict(view)
                     part["events"] = events[start:]
-                texts[key] = json.dumps(
+                texts[key] = encode(
                     {
                         "type": "update",
                         "room": room,
@@ -506,8 +519,7 @@ class Table:
                         "deadline": deadline,
                         "events_from": start,
                         "view": part,
-                    },
-                    ensure_ascii=False,
+                    }
                 )
             conn.send(texts[key])
             conn.hand_id, conn.events_sent = self.hand_id, len(events)
