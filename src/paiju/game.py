@@ -27,6 +27,27 @@ class Action:
     __slots__ = ()
 
 
+class Pass(Action):
+    """Pass 过牌 / 不出: let the play on the table stand (climbing games)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return "PASS"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pass)
+
+    def __hash__(self) -> int:
+        return hash("pass")
+
+
+PASS = Pass()
+
+
 def new_seed() -> int:
     """A fresh seed for a game whose caller gave none (it is kept in the record)."""
     return random.SystemRandom().randrange(2**62)

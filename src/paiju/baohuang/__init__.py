@@ -10,9 +10,10 @@ package is their reference implementation.
 
 from paiju.baohuang.game import PLACE_NAMES, Baohuang, LeadPlays, deck_cards
 from paiju.baohuang.options import PRESETS, describe_options, resolve_options
-from paiju.baohuang.plays import PASS, YIELD, Declare, Pass, Play, Yield, beats, parse_play
+from paiju.baohuang.plays import YIELD, Declare, Play, Yield, beats, parse_play
 from paiju.baohuang.policy import hint, hosted_action
 from paiju.baohuang.scoring import hand_scores, tribute_plan
+from paiju.game import PASS, Pass
 
 __all__ = [
     "PASS",

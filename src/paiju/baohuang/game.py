@@ -34,12 +34,10 @@ from paiju.baohuang.options import resolve_options
 from paiju.baohuang.plays import (
     BJ,
     NUM_STRENGTHS,
-    PASS,
     SJ,
     STRENGTH_TEXT,
     YIELD,
     Declare,
-    Pass,
     Play,
     Yield,
     composition,
@@ -51,7 +49,7 @@ from paiju.baohuang.plays import (
 from paiju.baohuang.scoring import hand_scores, tribute_count, tribute_plan
 from paiju.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, format_cards, packs, parse_cards
 from paiju.errors import IllegalAction
-from paiju.game import Game, new_seed
+from paiju.game import PASS, Game, Pass, new_seed
 
 NUM_SEATS = 5
 PLACE_NAMES = ("头客", "二客", "三客", "二落", "大落")

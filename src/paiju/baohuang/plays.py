@@ -99,24 +99,6 @@ class Play(NamedTuple):
         return [BJ] * self.big + [SJ] * self.small + [self.rank] * self.n
 
 
-class Pass(Action):
-    """Pass 过牌: let the play stand."""
-
-    __slots__ = ()
-
-    def __str__(self) -> str:
-        return "pass"
-
-    def __repr__(self) -> str:
-        return "PASS"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Pass)
-
-    def __hash__(self) -> int:
-        return hash("pass")
-
-
 class Yield(Action):
     """Yield 让牌 (Qingdao): wait instead of passing; if the whole circle passes or yields
     without a play, each yielder gets one more turn to play or pass."""
@@ -136,7 +118,6 @@ class Yield(Action):
         return hash("yield")
 
 
-PASS = Pass()
 YIELD = Yield()
 
 

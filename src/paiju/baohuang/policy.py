@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.baohuang.plays import PASS, Declare, Play
+from paiju.baohuang.plays import Declare, Play
 from paiju.errors import IllegalAction
+from paiju.game import PASS
 
 _DEFAULT_ANSWERS = ("accept", "no")
 

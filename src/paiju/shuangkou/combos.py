@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 from paiju.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
 from paiju.errors import IllegalAction
-from paiju.game import Action
+from paiju.game import PASS, Pass
 from paiju.shuangkou.options import resolve_options
 
 NUM_STRENGTHS = 15
@@ -120,25 +120,6 @@ class Play(NamedTuple):
         return f"Play({str(self)!r})"
 
 
-class Pass(Action):
-    """Pass 不出 / 过: let the play on the table stand."""
-
-    __slots__ = ()
-
-    def __str__(self) -> str:
-        return "pass"
-
-    def __repr__(self) -> str:
-        return "PASS"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Pass)
-
-    def __hash__(self) -> int:
-        return hash("pass")
-
-
-PASS = Pass()
 
 
 def _shape_kind(high: int, width: int, length: int) -> str | None:
