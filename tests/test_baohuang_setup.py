@@ -306,7 +306,8 @@ def test_weihai_abdication_skips_one_seat_once(first: int, receiver: int) -> Non
     assert_illegal(g, "abdicate", "abdicate")
     g.apply("accept")
     assert g.emperor == receiver and g.guard == first and "BJ*" in hand(g, receiver)
-    assert g.view(receiver)["guard"] is None  # the guard stays hidden from the emperor
+    # only a holder of both marked jokers could pass it on: everybody knows who the guard is
+    assert g.view(receiver)["guard"] == first and g.guard_revealed
 
 
 # ---------------------------------------------------------------------------- §3.2 guard
@@ -609,3 +610,22 @@ def test_kick_is_off_in_standard_and_classic() -> None:
     g = new(["BJ 6", "SJ 7", "8", "9", "T"])
     apply_all(g, "accept", *["no"] * 4, "no", "rebel", "rebel", "no")
     assert g.rebellion and g.phase == "play"
+
+
+def test_weihai_abdication_makes_the_guard_known() -> None:
+    """Only a holder of both marked jokers may pass the emperor card on (weihai), so the
+    passer is known to hold the guard card: views name him, and no rebellion is asked."""
+    g = paiju.new_game("baohuang", seed=1, variant="weihai", deal=["BJ* SJ* 7 8", "9 T", "J Q", "K A", "2 SJ"])
+    g.apply("abdicate")
+    assert g.to_act == 2
+    g.apply("accept")
+    assert g.emperor == 2 and g.guard == 0
+    assert all(g.view(s)["guard"] == 0 for s in range(5)) and g.view(None)["guard"] == 0
+    while g.step == "grab":
+        g.apply("no")
+    asked = []
+    while g.step != "play":
+        asked.append((g.step, g.to_act))
+        g.apply("no")
+    assert [st for st, _ in asked] == ["reveal"] * 4  # 明保 is still his to declare; no rebel round
+    assert g.multiplier == 1

@@ -624,6 +624,11 @@ class Baohuang(Game):
         self._reveal_seat, self._reveal_card = self.guard, GUARD_CARD
         if self.guard == seat:
             self.solo = "hidden"
+        elif self._weihai_passed:
+            # [decision] only a holder of both marked jokers may pass the emperor card on
+            # (weihai), so everybody knows he kept the guard card: he is a known guard
+            # (no 明保 doubling unless he declares it, and no rebellion to unmask him)
+            self._reveal_roles()
         self._start_rounds()
 
     def _declare_open_solo(self, seat: int) -> None:
