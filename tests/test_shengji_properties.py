@@ -27,15 +27,21 @@ from hypothesis import strategies as st
 import paiju
 from paiju.cards import packs
 from paiju.shengji import hint, hosted_action
-from paiju.shengji.trump import POINTS, card_id, ids_of
+from paiju.shengji.scoring import level_change
+from paiju.shengji.trump import COLOUR_ID, NUM_IDS, POINTS, card_id, ids_of
 
 DECKS = st.sampled_from([1, 2, 3])
 SEEDS = st.integers(0, 2**32)
 
 
-def options(draw_int: int) -> dict[str, Any]:
+def options(draw_int: int, decks: int = 2) -> dict[str, Any]:
+    """Random room options; the variants of the spec are each on about half the time."""
     r = random.Random(draw_int)
     return {
+        "declare_with_joker": r.random() < 0.5,
+        "two_colours": decks == 1 and r.random() < 0.5,
+        "kitty_steal": r.random() < 0.5,
+        "triples": decks == 3 and r.random() < 0.5,
         "twos_trump": r.random() < 0.3,
         "no_bid": r.choice(["kitty_card:3", "kitty_card:1", "no_trump"]),
         "kitty_multiplier": r.choice(["pairs_power", "unit_size", "competition"]),
@@ -58,7 +64,8 @@ def check_conservation(g: Any) -> None:
     if g.phase == "deal":
         total.update(g.kitty)
         total.update(c for _, c in g._order_of_deal[g._dealt :])
-    assert total == Counter(card_id(c) for c in packs(g.decks))
+    colour = COLOUR_ID if g.options["two_colours"] else range(NUM_IDS)
+    assert total == Counter(colour[card_id(c)] for c in packs(g.decks))
 
 
 def random_action(g: Any, rng: random.Random, declare_rate: float = 0.3) -> Any:
@@ -83,11 +90,10 @@ def play_out(g: Any, rng: random.Random, check_every: int = 7) -> None:
     assert g.to_act is None and g.phase == "over"
 
 
-@settings(max_examples=25, deadline=None)
-@given(DECKS, SEEDS, st.integers(0, 2**16))
-def test_random_hands(decks: int, seed: int, opt: int) -> None:
+def check_random_hand(decks: int, seed: int, opts: dict[str, Any]) -> Any:
+    """A random full hand with these options: legality, conservation, zero-sum, replay."""
     rng = random.Random(seed)
-    g = paiju.new_game("shengji", seed=seed, decks=decks, **options(opt))
+    g = paiju.new_game("shengji", seed=seed, decks=decks, **opts)
     play_out(g, rng)
     check_conservation(g)
     assert sum(g.scores) == 0
@@ -95,6 +101,18 @@ def test_random_hands(decks: int, seed: int, opt: int) -> None:
     assert all_points == 100 * decks
     r = g.result
     assert r["defender_points"] == r["trick_points"] + r["kitty_bonus"] + r["penalty_points"]
+    side, n = level_change(r["defender_points"], decks, opts["level_table"])  # two_colours: one pack's table
+    assert r["levels_up"] == n and r["declarers_hold"] == (side == 0)
+    if opts["two_colours"]:
+        assert all(
+            c.suit in ("s", "h", None)
+            for t in g.tricks
+            for p in t["plays"]
+            for c in paiju.cards.parse_cards(p["cards"])
+        )
+    for _seat, ids in g.declarations:
+        if opts["declare_with_joker"] and any(c > 1 for c in ids):
+            assert sum(c <= 1 for c in ids) == 1  # one joker shown with the level cards
     for s in range(4):
         v = g.view(s)
         json.dumps(v)
@@ -103,13 +121,51 @@ def test_random_hands(decks: int, seed: int, opt: int) -> None:
     g2 = paiju.replay(rec)
     assert g2.record() == g.record()
     assert all(g2.view(s) == g.view(s) for s in (0, 1, 2, 3, None))
+    return g
+
+
+@settings(max_examples=25, deadline=None)
+@given(DECKS, SEEDS, st.integers(0, 2**16))
+def test_random_hands(decks: int, seed: int, opt: int) -> None:
+    check_random_hand(decks, seed, options(opt, decks))
+
+
+VARIANTS = [
+    (1, {"declare_with_joker": True}),
+    (2, {"declare_with_joker": True}),
+    (3, {"declare_with_joker": True, "twos_trump": True}),
+    (1, {"two_colours": True}),
+    (1, {"two_colours": True, "declare_with_joker": True, "kitty_steal": True}),
+    (1, {"kitty_steal": True}),
+    (2, {"kitty_steal": True}),
+    (2, {"kitty_steal": True, "self_overturn": True, "no_bid": "no_trump"}),
+    (3, {"kitty_steal": True}),
+    (3, {"triples": True}),
+    (3, {"triples": True, "twos_trump": True, "throw_evaluation": "all"}),
+    (3, {"triples": True, "kitty_steal": True, "declare_with_joker": True}),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(VARIANTS), SEEDS, st.integers(0, 2**16))
+def test_random_hands_with_each_variant_on(variant: tuple[int, dict[str, Any]], seed: int, opt: int) -> None:
+    decks, on = variant
+    opts = {**options(opt, decks), **on}
+    g = check_random_hand(decks, seed, opts)
+    if opts["kitty_steal"]:
+        burials = g._burials
+        assert burials[0][0] == g.declarer and all(len(b[2]) == g.kitty_size for b in burials)
+        assert list(burials[-1][2]) == g.buried
+        for (_, _, buried), (_, received, _) in zip(burials, burials[1:]):
+            assert buried == received  # each stealer picks up the kitty just buried
+        assert g.tricks[0]["leader"] == g.declarer  # the declarer leads, stolen kitty or not
 
 
 @settings(max_examples=20, deadline=None)
-@given(DECKS, SEEDS)
-def test_replay_and_clone_midway(decks: int, seed: int) -> None:
+@given(DECKS, SEEDS, st.integers(0, 2**16))
+def test_replay_and_clone_midway(decks: int, seed: int, opt: int) -> None:
     rng = random.Random(seed)
-    g = paiju.new_game("shengji", seed=seed, decks=decks)
+    g = paiju.new_game("shengji", seed=seed, decks=decks, **options(opt, decks))
     stop = rng.randrange(40, 60 * decks + 80)
     while not g.is_over and len(g.history) < stop:
         g.apply(random_action(g, rng))
@@ -129,10 +185,11 @@ def test_replay_and_clone_midway(decks: int, seed: int) -> None:
 
 
 @settings(max_examples=20, deadline=None)
-@given(DECKS, SEEDS, st.integers(0, 3), st.integers(0, 10**6))
-def test_no_leak_of_hidden_cards(decks: int, seed: int, seat: int, pick: int) -> None:
+@given(DECKS, SEEDS, st.integers(0, 3), st.integers(0, 10**6), st.integers(0, 2**16))
+def test_no_leak_of_hidden_cards(decks: int, seed: int, seat: int, pick: int, opt: int) -> None:
     rng = random.Random(seed)
-    g = paiju.new_game("shengji", seed=seed, decks=decks)
+    opts = options(opt, decks)
+    g = paiju.new_game("shengji", seed=seed, decks=decks, **opts)
     deal = [" ".join(str(c) for c in _dealt_hand(g, s)) for s in range(4)] + [
         " ".join(paiju.shengji.trump.ID_TEXT[c] for c in g.kitty)
     ]
@@ -145,8 +202,8 @@ def test_no_leak_of_hidden_cards(decks: int, seed: int, seat: int, pick: int) ->
     ha[i], hb[j] = hb[j], ha[i]
     deal2 = list(deal)
     deal2[a], deal2[b] = " ".join(ha), " ".join(hb)
-    g1 = paiju.new_game("shengji", seed=seed, decks=decks, deal=deal)
-    g2 = paiju.new_game("shengji", seed=seed, decks=decks, deal=deal2)
+    g1 = paiju.new_game("shengji", seed=seed, decks=decks, deal=deal, **opts)
+    g2 = paiju.new_game("shengji", seed=seed, decks=decks, deal=deal2, **opts)
     steps = 0
     while not g1.is_over:
         assert g1.to_act == g2.to_act
@@ -170,9 +227,9 @@ def _dealt_hand(g: Any, seat: int) -> list[Any]:
 
 
 @settings(max_examples=15, deadline=None)
-@given(DECKS, SEEDS)
-def test_policies_are_legal(decks: int, seed: int) -> None:
-    g = paiju.new_game("shengji", seed=seed, decks=decks)
+@given(DECKS, SEEDS, st.integers(0, 2**16))
+def test_policies_are_legal(decks: int, seed: int, opt: int) -> None:
+    g = paiju.new_game("shengji", seed=seed, decks=decks, **options(opt, decks))
     rng = random.Random(seed)
     while not g.is_over:
         a = hosted_action(g)
@@ -186,9 +243,9 @@ def test_policies_are_legal(decks: int, seed: int) -> None:
 
 
 @settings(max_examples=6, deadline=None)
-@given(DECKS, SEEDS)
-def test_match_carries_levels_and_declarer(decks: int, seed: int) -> None:
-    m = paiju.new_match("shengji", seed=seed, decks=decks, hands=3)
+@given(DECKS, SEEDS, st.integers(0, 2**16))
+def test_match_carries_levels_and_declarer(decks: int, seed: int, opt: int) -> None:
+    m = paiju.new_match("shengji", seed=seed, decks=decks, hands=3, **options(opt, decks))
     rng = random.Random(seed)
     total = [0, 0, 0, 0]
     for h in range(3):
@@ -205,3 +262,44 @@ def test_match_carries_levels_and_declarer(decks: int, seed: int) -> None:
             assert paiju.shengji.trump.rank_of_text(r["team_levels"][up]) >= g.team_levels[up]
         else:
             break
+
+
+def titanic_or_triple_lead(g: Any, rng: random.Random) -> Any:
+    """A lead of a 泰坦尼克 or a triple the leader holds (random leads seldom are), else None."""
+    t = g.order
+    cnt = g._counts[g.to_act]
+    trip = sorted(c for c in range(NUM_IDS) if cnt[c] >= 3)
+    pairs = [(a, b) for a in trip for b in trip if t.psuit[a] == t.psuit[b] and t.order[a] == t.order[b] + 1]
+    if pairs and rng.random() < 0.7:
+        a, b = rng.choice(pairs)
+        return paiju.shengji.Play(tuple(sorted((a, a, a, b, b, b))))
+    if trip:
+        c = rng.choice(trip)
+        return paiju.shengji.Play((c, c, c))
+    return None
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, st.integers(0, 2**16))
+def test_triples_leads_and_follows(seed: int, opt: int) -> None:
+    """3 packs with ``triples``: leaders lead their 泰坦尼克 and triples when they hold some;
+    every follow drawn from ``legal_actions()`` is legal, the lead's own play qualifies,
+    cards are conserved, scores sum to zero and the record replays."""
+    rng = random.Random(seed)
+    g = paiju.new_game("shengji", seed=seed, decks=3, **{**options(opt, 3), "triples": True})
+    while not g.is_over:
+        a = titanic_or_triple_lead(g, rng) if g.phase == "play" and g.is_leading() else None
+        if a is None:
+            a = random_action(g, rng)
+        else:
+            assert a in g.legal_actions()
+        g.apply(a)
+        if g.phase == "play" and not g.is_leading() and g._lead_shape[0] >= 100:
+            legal = g.legal_actions()
+            assert len(legal) > 0
+            for p in list(legal)[:50]:
+                assert g._play_problem(g.to_act, p.cards) is None
+    check_conservation(g)
+    assert sum(g.scores) == 0
+    g2 = paiju.replay(json.loads(json.dumps(g.record())))
+    assert g2.record() == g.record()

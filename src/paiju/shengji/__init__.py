@@ -11,7 +11,7 @@ throws. The rules are in ``shared/rules/shengji.md``; this package implements th
 from paiju.shengji.actions import NO, Declare, Play
 from paiju.shengji.game import Shengji, team_of
 from paiju.shengji.helpers import is_legal_follow, resolve_throw, trick_winner
-from paiju.shengji.options import resolve_options
+from paiju.shengji.options import describe_options, resolve_options
 from paiju.shengji.policy import hint, hosted_action
 from paiju.shengji.scoring import kitty_multiplier, level_change
 from paiju.shengji.sequences import Combos, LeadPlays
@@ -23,6 +23,7 @@ __all__ = [
     "LeadPlays",
     "Play",
     "Shengji",
+    "describe_options",
     "hint",
     "hosted_action",
     "is_legal_follow",

@@ -4,7 +4,8 @@ Text forms (``str(action)``, read back by ``game.parse_action``):
 
 - ``no`` — no declaration now (during the deal);
 - ``declare Th`` / ``declare Th Th`` / ``declare SJ SJ`` / ``declare BJ BJ`` — show level
-  cards (or a joker pair, for no-trump) to declare, reinforce 自保 or overturn 反主;
+  cards (or a joker pair, for no-trump) to declare, reinforce 自保 or overturn 反主; with
+  ``declare_with_joker`` level cards are shown with a joker: ``declare SJ Th``;
 - ``bury 7h`` — the declarer buries one card into the kitty (one card per decision);
 - ``Ks Ks Qs`` — a play: card text in display order (BJ SJ, then ♠ ♥ ♦ ♣ high to low).
 """

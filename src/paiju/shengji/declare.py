@@ -12,6 +12,14 @@ The seat whose declaration stands may only reinforce it 自保 (show more cards 
 same trump) unless ``self_overturn`` 自反; every other seat may overturn 反主 with any
 stronger declaration.
 
+``declare_with_joker`` (seed 003, last answer): level cards are shown together with one
+joker — a joker plus a level card declares, a joker plus two level cards of one suit
+overturns or reinforces (plus three, with 3 packs); identical jokers alone still declare
+no-trump. The joker adds nothing to the strength, which is that of the level cards.
+**[decision]** Either joker will do (the seed's stricter house rule, BJ for red suits and
+SJ for black, is not adopted), and with 3 packs a joker plus three level cards is the
+"three level cards" declaration.
+
 >>> strength(1, False, False), strength(2, False, False), strength(2, True, False), strength(2, True, True)
 (1, 2, 3, 4)
 """

@@ -4,7 +4,9 @@
    fewer of it than the lead, play all of them plus any others.
 2. Structure: when the lead has pairs or tractors, the play's cards of the led suit must
    show as much of the lead's structure as all your cards of the suit can
-   (:func:`~paiju.shengji.units.obligation`, lead units largest first).
+   (:func:`~paiju.shengji.units.obligation`, lead units largest first). With ``triples``
+   a triple or 泰坦尼克 lead is answered by the best of its follow order (§9) the cards of
+   the suit allow (:func:`~paiju.shengji.units.triple_level`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from paiju.shengji.actions import Play
 from paiju.shengji.sequences import Combos
 from paiju.shengji.trump import ID_TEXT, SUIT_NAMES, TrumpOrder
-from paiju.shengji.units import counts_of, obligation
+from paiju.shengji.units import TITANIC_FOLLOW, TRIPLE, TRIPLE_FOLLOW, counts_of, obligation
 
 
 def suit_counts(hand: list[int], suit: int, t: TrumpOrder) -> dict[int, int]:
@@ -53,6 +55,10 @@ def follow_problem(
         return None
     for (tm, pm), (tg, pg), k in zip(must, got, shape):
         if (tg, pg) < (tm, pm):
+            if k > TRIPLE + 1:
+                return f"you hold {TITANIC_FOLLOW[pm]} of {name}: follow the 泰坦尼克 with the best you hold"
+            if k == TRIPLE + 1:
+                return f"you hold {TRIPLE_FOLLOW[pm]} of {name}: follow the triple with the best you hold"
             if k == 1:
                 return f"you hold a pair of {name}: you must follow the pair"
             if tm:

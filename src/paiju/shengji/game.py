@@ -12,10 +12,25 @@ Phases (``game.phase``):
    nothing to choose) and buries cards one per decision: ``bury 7h`` 扣底, until the kitty
    is full again. **[decision]** one card per decision keeps every legal list short and
    is what a UI shows (tap a card); any card may be buried.
+   With ``kitty_steal`` 抢底 (§5), a ``steal`` round follows each burial: every seat in
+   turn, from the one after the seat that buried, answers ``no`` or ``declare <cards>`` (a
+   declaration stronger than the one standing, as during the deal; **[decision]** with no
+   declaration standing — trump from the kitty card or no-trump — any declaration). Who is
+   asked never depends on the cards. A declaration steals: trump changes, that seat picks
+   up the buried kitty and buries as many cards (``bury`` again), then a new round starts
+   after it. The round ends after four ``no``. **[decision]** The declarer 庄家 stays the
+   declarer and leads (seed 003: 无论是有没有人抢底，庄家都是第一个出牌); the kitty scored at
+   the end is the last one buried.
 3. ``play`` — the declarer leads the first trick, the winner of a trick leads the next.
    A lead is any multiset of one play-suit (a lazy :class:`LeadPlays`); a throw 甩牌 that
    another hand can beat is reduced to its smallest beatable unit (``throw.py``).
 4. ``over`` — ``scores`` is the level change (§7), ``result`` the details.
+
+Variants: ``declare_with_joker`` (``declare.py``), ``kitty_steal`` (above), ``two_colours``
+(one pack, §8: each card is dealt as the card it plays as, :data:`~paiju.shengji.trump.COLOUR_ID`
+— ♦ as ♥ and ♣ as ♠ — so hands, plays and views show colour cards, and card text of either
+suit of a colour is read as its colour card **[decision]**; trump is then ``h`` for red and
+``s`` for black), ``triples`` (three packs, §9: ``units.py``).
 
 Explicit deals: ``deal=[h0, h1, h2, h3]`` with ``kitty=...`` (or ``deal`` with a 5th entry,
 the kitty — how records store it). Seat ``s`` receives its cards in the order given.
@@ -40,6 +55,7 @@ from paiju.shengji.throw import failed_unit
 from paiju.shengji.trick import winning_index
 from paiju.shengji.trump import (
     BJ_ID,
+    COLOUR_ID,
     ID_CARD,
     ID_RANK,
     ID_SUIT,
@@ -86,6 +102,8 @@ class Shengji(Game):
         """The level rank 打几 of this hand: that of the declarer's team."""
         self._level_ids = [card_id(Card(self.level, s)) for s in SUITS]
         self._deal_text: list[str] | None = None
+        self._colours = bool(o["two_colours"])
+        """``two_colours`` (§8): every card plays as its colour card (:data:`COLOUR_ID`)."""
         hands, kitty_ids = self._explicit_deal(deal, kitty) if deal is not None else self._random_deal()
         self._order_of_deal = [
             (s, hands[s][i]) for i in range(self.hand_size) for s in ((first + k) % NUM_SEATS for k in range(4))
@@ -103,12 +121,18 @@ class Shengji(Game):
         self._t: TrumpOrder | None = None
         self.revealed_kitty_card: int | None = None
         self.buried: list[int] = []
+        self._burier: int | None = None  # the seat burying / that buried the kitty last
+        self._kitty_in: tuple[int, ...] = ()  # the kitty that seat picked up
+        self._burials: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...] = ()
+        """Finished burials: (seat, kitty picked up, cards buried) — several with ``kitty_steal``."""
+        self._steal_left = 0  # decisions left in the kitty_steal round
         self._step = "deal"
         self._to_act: int | None = None
         # play
         self._trick: list[tuple[int, tuple[int, ...]]] = []
         self._lead_suit = -1
         self._lead_shape: tuple[int, ...] = ()
+        self._lead_top = (0, 1)  # the lead's largest unit: pairs (a triple 1, a 泰坦尼克 2), cards
         self._lead_n = 0
         self._attempt: tuple[int, ...] | None = None  # a failed throw of this trick
         self.tricks: list[dict[str, Any]] = []
@@ -122,6 +146,8 @@ class Shengji(Game):
     def _random_deal(self) -> tuple[list[list[int]], list[int]]:
         ids = [card_id(c) for c in packs(self.decks)]
         self._rng.shuffle(ids)
+        if self._colours:
+            ids = [COLOUR_ID[c] for c in ids]
         n = self.hand_size
         hands = [ids[s * n : (s + 1) * n] for s in range(NUM_SEATS)]
         return hands, ids[NUM_SEATS * n :]
@@ -132,10 +158,10 @@ class Shengji(Game):
             deal, kitty = deal[:NUM_SEATS], deal[NUM_SEATS]
         if len(deal) != NUM_SEATS:
             raise IllegalAction(f"a Shengji deal has {NUM_SEATS} hands (and kitty=...), not {len(deal)}")
-        pool = counts_of(card_id(c) for c in packs(self.decks))
+        pool = counts_of(self._cid(c) for c in packs(self.decks))
         hands: list[list[int]] = []
         for seat, h in enumerate(deal):
-            ids = [card_id(c) for c in parse_cards(h)]
+            ids = [self._cid(c) for c in parse_cards(h)]
             if len(ids) != self.hand_size:
                 raise IllegalAction(
                     f"seat {seat} is dealt {len(ids)} cards; with {self.decks} pack(s) each gets {self.hand_size}"
@@ -143,7 +169,7 @@ class Shengji(Game):
             hands.append(ids)
         given = [c for h in hands for c in h]
         if kitty is not None:
-            kitty_ids = [card_id(c) for c in parse_cards(kitty)]
+            kitty_ids = [self._cid(c) for c in parse_cards(kitty)]
             if len(kitty_ids) != self.kitty_size:
                 raise IllegalAction(f"the kitty has {self.kitty_size} cards, not {len(kitty_ids)}")
             given += kitty_ids
@@ -156,6 +182,11 @@ class Shengji(Game):
             self._rng.shuffle(kitty_ids)
         self._deal_text = [" ".join(ID_TEXT[c] for c in h) for h in hands] + [" ".join(ID_TEXT[c] for c in kitty_ids)]
         return hands, kitty_ids
+
+    def _cid(self, card: Card) -> int:
+        """The card id a card plays as (its colour card with ``two_colours``)."""
+        c = card_id(card)
+        return COLOUR_ID[c] if self._colours else c
 
     def _deal_one(self) -> None:
         seat, c = self._order_of_deal[self._dealt]
@@ -171,7 +202,7 @@ class Shengji(Game):
 
     @property
     def phase(self) -> str:
-        """``deal`` (declarations), ``bury``, ``play`` or ``over``."""
+        """``deal`` (declarations), ``bury``, ``steal`` (``kitty_steal`` round), ``play`` or ``over``."""
         return self._step
 
     @property
@@ -213,7 +244,7 @@ class Shengji(Game):
             if not self._trick:
                 return LeadPlays([[(c, cnt[c]) for c in t.kinds[s] if cnt[c]] for s in range(5)])
             return legal_follows(self._lead_suit, self._lead_shape, self._lead_n, cnt, t)
-        if step == "deal":
+        if step == "deal" or step == "steal":
             return [NO, *self._declarations(seat)]
         if step == "bury":
             cnt = self._counts[seat]
@@ -227,13 +258,15 @@ class Shengji(Game):
         floor = bid.strength if bid is not None else 0
         own = bid is not None and bid.seat == seat and not self.options["self_overturn"]
         out: list[Declare] = []
+        shown = [ID_TEXT[j] for j in (BJ_ID, SJ_ID) if cnt[j]] if self.options["declare_with_joker"] else [""]
         for si, c in enumerate(self._level_ids):
             k = cnt[c]
-            if not k or (own and bid is not None and bid.suit != SUITS[si]):
+            if not k or not shown or (own and bid is not None and bid.suit != SUITS[si]):
                 continue
             for n in range(1, k + 1):
                 if strength(n, False, False) > floor:
-                    out.append(Declare("declare", " ".join([ID_TEXT[c]] * n)))
+                    for j in shown:
+                        out.append(Declare("declare", " ".join(([j] if j else []) + [ID_TEXT[c]] * n)))
         if own and bid is not None and bid.suit is not None:
             return out
         for c, big in ((SJ_ID, False), (BJ_ID, True)):
@@ -254,7 +287,7 @@ class Shengji(Game):
                 raise IllegalAction("no takes no argument")
             return NO
         if low == "declare":
-            ids = sorted(card_id(c) for c in parse_cards(arg))
+            ids = sorted(self._cid(c) for c in parse_cards(arg))
             if not ids:
                 raise IllegalAction("declare needs the cards shown, e.g. 'declare Th' or 'declare SJ SJ'")
             return Declare("declare", " ".join(ID_TEXT[c] for c in ids))
@@ -262,10 +295,10 @@ class Shengji(Game):
             cards = parse_cards(arg)
             if len(cards) != 1:
                 raise IllegalAction("bury one card at a time, e.g. 'bury 7h'")
-            return Declare("bury", ID_TEXT[card_id(cards[0])])
+            return Declare("bury", ID_TEXT[self._cid(cards[0])])
         if not t:
             raise IllegalAction("empty action: type cards to play (e.g. 'Ks Ks'), 'no', 'declare …' or 'bury …'")
-        return make_play([card_id(c) for c in parse_cards(t)])
+        return make_play([self._cid(c) for c in parse_cards(t)])
 
     # ------------------------------------------------------------------ checking
     def _check(self, action: Any) -> None:
@@ -280,13 +313,14 @@ class Shengji(Game):
                 raise IllegalAction(problem)
             return
         if not isinstance(action, Declare):
-            what = "'no' or 'declare <cards>'" if step == "deal" else "'bury <card>'"
+            what = "'bury <card>'" if step == "bury" else "'no' or 'declare <cards>'"
             raise IllegalAction(f"{action} is not a decision of the {step} phase: answer {what}")
-        if step == "deal":
+        if step == "deal" or step == "steal":
             if action == NO:
                 return
             if action.name != "declare":
-                raise IllegalAction(f"{action} is not a decision of the deal: answer 'no' or 'declare <cards>'")
+                when = "deal" if step == "deal" else "kitty steal 抢底 round"
+                raise IllegalAction(f"{action} is not a decision of the {when}: answer 'no' or 'declare <cards>'")
             legal = self._declarations(seat)
             if action not in legal:
                 raise IllegalAction(self._declare_problem(seat, action, legal))
@@ -299,6 +333,22 @@ class Shengji(Game):
     def _declare_problem(self, seat: int, a: Declare, legal: list[Declare]) -> str:
         ids = [card_id(c) for c in parse_cards(a.arg)]
         cnt = self._counts[seat]
+        if self.options["declare_with_joker"]:
+            level = [c for c in ids if c not in (SJ_ID, BJ_ID)]
+            if level and (len(ids) - len(level) != 1 or len(set(level)) != 1):
+                return (
+                    f"{a.arg} is not a declaration: with declare_with_joker show one joker plus level cards "
+                    "of one suit (or identical jokers for no-trump)"
+                )
+            if level and ID_RANK[level[0]] != self.level:
+                return f"{a.arg} is not a declaration: the level is {rank_text(self.level)}"
+            if not level and len(ids) == 1:
+                return "a single joker declares nothing: show it with a level card, or show a pair of identical jokers"
+            for c, k in counts_of(ids).items():
+                if cnt[c] < k:
+                    return f"you do not hold {a.arg}"
+            if level:
+                ids = level
         if len(set(ids)) != 1:
             return f"{a.arg} is not a declaration: show identical level cards (or a joker pair)"
         c = ids[0]
@@ -343,21 +393,60 @@ class Shengji(Game):
             if action != NO:
                 self._do_declare(seat, action)
             self._next_deal_decision()
+        elif step == "steal":
+            if action != NO:
+                self._do_declare(seat, action)
+                self._steal(seat)
+            else:
+                self._steal_left -= 1
+                self._to_act = (seat + 1) % NUM_SEATS
+                if not self._steal_left:
+                    self._start_play()
         else:
             c = card_id(Card.parse(action.arg))
             self._counts[seat][c] -= 1
             self._sizes[seat] -= 1
             self.buried.append(c)
             if len(self.buried) == self.kitty_size:
-                self._step = "play"
-                self._to_act = seat
+                self._burials += ((seat, self._kitty_in, tuple(self.buried)),)
+                if self.options["kitty_steal"]:
+                    self._step = "steal"
+                    self._steal_left = NUM_SEATS
+                    self._to_act = (seat + 1) % NUM_SEATS
+                else:
+                    self._start_play()
+
+    def _start_play(self) -> None:
+        """The declarer 庄家 leads the first trick (also after a kitty steal 抢底)."""
+        self._step = "play"
+        self._to_act = self._declarer_seat
+
+    def _steal(self, seat: int) -> None:
+        """``kitty_steal`` 抢底: the stronger declaration just made changes trump; its maker
+        picks up the buried kitty and buries in turn. The declarer 庄家 stays."""
+        bid = self._bid
+        assert bid is not None
+        self.trump_suit = bid.suit
+        self._t = trump_order(self.trump_suit, self.level, self.options["twos_trump"], self.options["triples"])
+        self._take_kitty(seat, self.buried)
+        self.buried = []
+
+    def _take_kitty(self, seat: int, kitty: list[int]) -> None:
+        for c in kitty:
+            self._counts[seat][c] += 1
+        self._sizes[seat] += len(kitty)
+        self._burier = seat
+        self._kitty_in = tuple(kitty)
+        self._step = "bury"
+        self._to_act = seat
 
     def _do_declare(self, seat: int, a: Declare) -> None:
         ids = tuple(card_id(c) for c in parse_cards(a.arg))
-        c = ids[0]
+        level = [c for c in ids if c not in (SJ_ID, BJ_ID)]  # with declare_with_joker: one joker + level cards
+        c = level[0] if level else ids[0]
         joker = c in (SJ_ID, BJ_ID)
         suit = None if joker else SUITS[ID_SUIT[c]]
-        self._bid = Bid(seat, suit, strength(len(ids), joker, c == BJ_ID), ids)
+        self._bid = Bid(seat, suit, strength(len(level) if level else len(ids), joker, c == BJ_ID), ids)
         if self._first_bidder is None:
             self._first_bidder = seat
         self.declarations.append((seat, ids))
@@ -396,12 +485,8 @@ class Shengji(Game):
                 self.declarer = 0
         d = self.declarer
         assert d is not None
-        self._t = trump_order(self.trump_suit, self.level, o["twos_trump"])
-        for c in self.kitty:
-            self._counts[d][c] += 1
-        self._sizes[d] += len(self.kitty)
-        self._step = "bury"
-        self._to_act = d
+        self._t = trump_order(self.trump_suit, self.level, o["twos_trump"], o["triples"])
+        self._take_kitty(d, self.kitty)
 
     def _do_play(self, seat: int, play: tuple[int, ...]) -> None:
         t = self._t
@@ -421,6 +506,7 @@ class Shengji(Game):
                     self.penalty_points += -pen if team_of(seat) != team_of(self._declarer_seat) else pen
             self._lead_suit = t.psuit[play[0]]
             self._lead_shape = shape_of(units)
+            self._lead_top = (units[0].triples or units[0].pairs, units[0].size)
             self._lead_n = len(play)
         cnt = self._counts[seat]
         for c in play:
@@ -470,7 +556,9 @@ class Shengji(Game):
         o = self.options
         d = self._declarer_seat
         kitty_points = sum(POINTS[c] for c in self.buried)
-        mult = kitty_multiplier(self._lead_shape[0], o["kitty_multiplier"], throw=len(self._lead_shape) > 1)
+        mult = kitty_multiplier(
+            self._lead_top[0], o["kitty_multiplier"], throw=len(self._lead_shape) > 1, cards=self._lead_top[1]
+        )
         bonus = kitty_points * mult if defenders else 0
         total = self.trick_points + bonus + self.penalty_points
         side, n = level_change(total, self.decks, o["level_table"])
@@ -585,9 +673,14 @@ class Shengji(Game):
             "leading": self.is_leading(),
             "penalty_points": self.penalty_points,
         }
-        if seat is not None and d is not None and seat == d and self._step != "deal":
-            v["kitty_received"] = [ID_TEXT[c] for c in self.kitty]
+        if seat is not None and seat == self._burier:
+            v["kitty_received"] = [ID_TEXT[c] for c in self._kitty_in]
             v["buried"] = [ID_TEXT[c] for c in self.buried]
+        elif seat is not None:
+            mine = [b for b in self._burials if b[0] == seat]
+            if mine:  # an earlier burial of this seat (kitty_steal): what it picked up and buried
+                v["kitty_received"] = [ID_TEXT[c] for c in mine[-1][1]]
+                v["buried"] = [ID_TEXT[c] for c in mine[-1][2]]
         if seat is not None and seat == self._to_act:
             legal = self.legal_actions()
             v["legal_count"] = len(legal)

@@ -1,6 +1,8 @@
 """The pure rule functions of API.md, on card text: ``trick_winner``, ``is_legal_follow``,
 ``resolve_throw``. ``trump_suit`` is ``"s" | "h" | "d" | "c"`` or None (no-trump), ``level`` a
-rank (``"T"``, ``"4"``); other options are the game's (``twos_trump``, ``throw_evaluation``).
+rank (``"T"``, ``"4"``); other options are the game's (``twos_trump``, ``throw_evaluation``;
+``two_colours`` with ``decks=1``: ♦ cards play as ♥ and ♣ as ♠, and the cards returned by
+``resolve_throw`` are written as their colour cards).
 
 >>> trick_winner(["5h 4h 4h", "9s 7s 7s", "8s 8s 4s", "6h 3h 2h"], trump_suit="s", level="T")
 2
@@ -20,21 +22,26 @@ from paiju.shengji.follow import follow_problem, suit_counts
 from paiju.shengji.options import resolve_options
 from paiju.shengji.throw import failed_unit
 from paiju.shengji.trick import winning_index
-from paiju.shengji.trump import ID_CARD, NUM_IDS, SUIT_NAMES, TrumpOrder, card_id, rank_of_text, trump_order
+from paiju.shengji.trump import COLOUR_ID, ID_CARD, NUM_IDS, SUIT_NAMES, TrumpOrder, card_id, rank_of_text, trump_order
 from paiju.shengji.units import counts_of, decompose, shape_of
 
 
 def _setup(trump_suit: str | None, level: str | int, options: dict[str, Any]) -> tuple[TrumpOrder, dict[str, Any]]:
     o = resolve_options(**options)
-    return trump_order(trump_suit, rank_of_text(level), o["twos_trump"]), o
+    if o["two_colours"] and trump_suit in ("d", "c"):
+        trump_suit = {"d": "h", "c": "s"}[trump_suit]  # the colour of the suit is trump
+    return trump_order(trump_suit, rank_of_text(level), o["twos_trump"], o["triples"]), o
 
 
-def _ids(text: Any) -> list[int]:
+def _ids(text: Any, o: dict[str, Any]) -> list[int]:
+    """Card ids of card text (with ``two_colours``: the colour card each card plays as)."""
+    if o["two_colours"]:
+        return [COLOUR_ID[card_id(c)] for c in parse_cards(text)]
     return [card_id(c) for c in parse_cards(text)]
 
 
-def _lead(text: Any, t: TrumpOrder) -> list[int]:
-    ids = _ids(text)
+def _lead(text: Any, t: TrumpOrder, o: dict[str, Any]) -> list[int]:
+    ids = _ids(text, o)
     if not ids:
         raise IllegalAction("a lead needs at least one card")
     suits = {t.psuit[c] for c in ids}
@@ -54,8 +61,8 @@ def trick_winner(
     t, o = _setup(trump_suit, level, options)
     if not plays:
         raise IllegalAction("a trick needs at least the lead")
-    lead = _lead(plays[0], t)
-    ids = [tuple(lead)] + [tuple(_ids(p)) for p in plays[1:]]
+    lead = _lead(plays[0], t, o)
+    ids = [tuple(lead)] + [tuple(_ids(p, o)) for p in plays[1:]]
     for i, p in enumerate(ids):
         if len(p) != len(lead):
             raise IllegalAction(f"play {i + 1} has {len(p)} cards; every play of a trick has {len(lead)}")
@@ -66,13 +73,13 @@ def is_legal_follow(
     lead: Any, hand: Any, play: Any, *, trump_suit: str | None, level: str | int, **options: Any
 ) -> bool:
     """May a player holding ``hand`` answer ``lead`` with ``play``? (The lead as played.)"""
-    t, _ = _setup(trump_suit, level, options)
-    lead_ids = _lead(lead, t)
+    t, o = _setup(trump_suit, level, options)
+    lead_ids = _lead(lead, t, o)
     cnt = [0] * NUM_IDS
-    for c in _ids(hand):
+    for c in _ids(hand, o):
         cnt[c] += 1
     units = decompose(counts_of(lead_ids), t)
-    play_ids = tuple(_ids(play))
+    play_ids = tuple(_ids(play, o))
     return follow_problem(t.psuit[lead_ids[0]], shape_of(units), len(lead_ids), cnt, play_ids, t) is None
 
 
@@ -81,13 +88,13 @@ def resolve_throw(
 ) -> list[Card]:
     """What the leader actually plays: the whole throw 甩牌 if no other hand can beat any of
     its units, else the smallest unit that can be beaten."""
-    t, _ = _setup(trump_suit, level, options)
-    lead_ids = _lead(lead, t)
+    t, o = _setup(trump_suit, level, options)
+    lead_ids = _lead(lead, t, o)
     suit = t.psuit[lead_ids[0]]
     others = []
     for h in other_hands:
         cnt = [0] * NUM_IDS
-        for c in _ids(h):
+        for c in _ids(h, o):
             cnt[c] += 1
         others.append(suit_counts(cnt, suit, t))
     fu = failed_unit(decompose(counts_of(lead_ids), t), others, t)

@@ -30,10 +30,9 @@ DEFAULTS: dict[str, Any] = dict(
     levels="all",
     win_at="A",
     jack_reset=False,
-    # options of the spec not implemented yet: only their default is accepted
     declare_with_joker=False,
-    kitty_steal=False,
     two_colours=False,
+    kitty_steal=False,
     triples=False,
     # carried by a match
     team_levels=None,
@@ -47,8 +46,18 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "kitty_multiplier": ("pairs_power", "unit_size", "competition"),
     "level_table": ("default", "competition"),
 }
-BOOLEANS = ("twos_trump", "self_overturn", "overturn_changes_declarer", "jack_reset")
-NOT_YET = ("declare_with_joker", "kitty_steal", "two_colours", "triples")
+BOOLEANS = (
+    "twos_trump",
+    "self_overturn",
+    "overturn_changes_declarer",
+    "jack_reset",
+    "declare_with_joker",
+    "two_colours",
+    "kitty_steal",
+    "triples",
+)
+NOT_YET: tuple[str, ...] = ()
+"""Options of the spec not implemented yet: only their default is accepted."""
 
 PACK_SIZES = {1: (12, 6), 2: (25, 8), 3: (39, 6)}
 """Cards per seat and kitty 底牌 size per number of packs."""
@@ -90,6 +99,10 @@ def resolve_options(**overrides: Any) -> dict[str, Any]:
     for name in NOT_YET:
         if o[name] is not False:
             raise IllegalAction(f"option {name} is not supported by this engine yet")
+    if o["two_colours"] and o["decks"] != 1:
+        raise IllegalAction("two_colours (black and red suits) is played with one pack: set decks to 1")
+    if o["triples"] and o["decks"] != 3:
+        raise IllegalAction("triples (三同张 and 泰坦尼克) are played with three packs: set decks to 3")
     if not isinstance(o["throw_penalty"], int) or isinstance(o["throw_penalty"], bool) or o["throw_penalty"] < 0:
         raise IllegalAction("throw_penalty must be a non-negative number of points")
     rungs = ladder(o["levels"])
@@ -130,4 +143,34 @@ OPTION_HELP: dict[str, str] = {
     "levels": "the levels climbed: all, or a list such as 2,5,T,J,Q,K,A",
     "win_at": "the level at which a winning declarer team wins the match",
     "jack_reset": "declarers at J fall back to 2 when the defenders win the last trick with a J",
+    "declare_with_joker": "a declaration shows a joker plus level cards (overturn: a joker plus two of one suit)",
+    "two_colours": "one pack: black suits count as one suit, red as another (♥K♦K is a pair)",
+    "kitty_steal": "抢底: after the burial a stronger declaration takes the kitty and buries in turn",
+    "triples": "three packs: triples and 泰坦尼克 (two adjacent triples) are units of play",
 }
+
+MATCH_CARRIED = ("team_levels", "declarer")
+ROOM_OPTIONS = tuple(name for name in DEFAULTS if name not in NOT_YET and name not in MATCH_CARRIED)
+"""The options a room form offers: every option of the spec the engine supports, without
+the ones not implemented yet (only their default is accepted) and without the ones a
+match carries (``team_levels``, ``declarer``)."""
+
+
+def describe_options() -> dict[str, Any]:
+    """Every room option with its type, choices and default (for the hall's room form).
+    Shengji has no presets."""
+    kinds = {"start_level": "rank", "win_at": "rank", "throw_penalty": "int", "levels": "choice"}
+    out: list[dict[str, Any]] = []
+    for name in ROOM_OPTIONS:
+        fallback = "int" if isinstance(DEFAULTS[name], int) else "text"
+        kind = "bool" if name in BOOLEANS else "choice" if name in CHOICES else kinds.get(name, fallback)
+        entry: dict[str, Any] = {"name": name, "type": kind, "default": DEFAULTS[name]}
+        entry["help"] = OPTION_HELP.get(name, "")
+        if name in CHOICES:
+            entry["choices"] = list(CHOICES[name])
+        elif name == "levels":
+            entry["choices"] = ["all", "competition"]
+        elif kind == "rank":
+            entry["choices"] = [rank_text(r) for r in range(2, 15)]
+        out.append(entry)
+    return {"presets": {}, "preset_option": None, "default_preset": None, "options": out, "seats": 4}

@@ -2,7 +2,7 @@
 
 Both read only what the seat to act may know: its legal actions and its own cards.
 
-- deal: ``no`` (never declare); bury: the lowest card (plain before trump, non-point
+- deal (and the ``kitty_steal`` round): ``no`` (never declare); bury: the lowest card (plain before trump, non-point
   before point cards) **[decision]**;
 - lead: the lowest single (plain suits before trumps);
 - follow: the lowest legal cards (the play whose highest card is lowest, and so on).
@@ -39,7 +39,7 @@ def hosted_action(game: Any) -> Any:
     """The 托管 policy for ``game.to_act`` (see the module doc)."""
     if game.to_act is None:
         raise IllegalAction("the hand is over: nobody is to act")
-    if game.phase == "deal":
+    if game.phase in ("deal", "steal"):
         return NO
     t = game.order
     if game.phase == "bury":

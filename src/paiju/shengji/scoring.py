@@ -40,14 +40,19 @@ def level_change(points: int, decks: int = 2, table: str = "default") -> tuple[i
     return (1, 1 + (points - 3 * u) // u)
 
 
-def kitty_multiplier(pairs: int, how: str = "pairs_power", throw: bool = False) -> int:
+def kitty_multiplier(pairs: int, how: str = "pairs_power", throw: bool = False, cards: int = 0) -> int:
     """Multiplier of the kitty's points when the defenders win the last trick, from the
     ``pairs`` of the largest unit of the last trick's lead (0 single, 1 pair, k tractor).
-    ``throw``: the last lead had several units (``competition`` counts it as a single)."""
+    ``throw``: the last lead had several units (``competition`` counts it as a single).
+    ``cards``: the cards of that unit, for ``unit_size`` (default: 2 per pair, 1 for a single).
+
+    With ``triples`` **[decision]** a triple counts as a pair (``pairs`` 1: × 4, or × 6 by
+    its 3 cards for ``unit_size``) and a 泰坦尼克 as a tractor of two pairs (× 8; × 12 for
+    ``unit_size``)."""
     if how == "pairs_power":
         return 2 ** (pairs + 1)
     if how == "unit_size":
-        return 2 * max(1, 2 * pairs)
+        return 2 * (cards or max(1, 2 * pairs))
     if how == "competition":
         if throw or pairs == 0:
             return 2

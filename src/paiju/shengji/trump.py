@@ -57,6 +57,13 @@ POINTS: tuple[int, ...] = tuple(5 if c.rank == 5 else 10 if c.rank in (10, 13) e
 """Points 分 of each card id: 5 = 5, 10 and K = 10."""
 
 
+COLOUR_ID: tuple[int, ...] = tuple(
+    c - 13 if ID_SUIT[c] == 2 else c - 39 if ID_SUIT[c] == 3 else c for c in range(NUM_IDS)
+)
+"""``two_colours`` (§8): the card id a card plays as — ♦ cards as ♥ (red), ♣ cards as ♠
+(black), so two same-rank cards of one colour are identical cards (a pair)."""
+
+
 def ids_of(text: str | list[Card] | list[str]) -> list[int]:
     """Card ids of card text (``"Th Th 9s"``), in the order written."""
     return [card_id(c) for c in parse_cards(text)]
@@ -93,6 +100,8 @@ class TrumpOrder:
     """Order of each card id inside its play-suit (higher beats lower)."""
     kinds: tuple[tuple[int, ...], ...]
     """Per play-suit, its card ids from the lowest order up (ties by id)."""
+    triples: bool = False
+    """``triples`` (3 packs, §9): triples 三同张 and 泰坦尼克 are units of play."""
 
     def is_trump(self, cid: int) -> bool:
         return self.psuit[cid] == TRUMP
@@ -104,7 +113,7 @@ class TrumpOrder:
 
 
 @cache
-def trump_order(trump_suit: str | None, level: int, twos_trump: bool = False) -> TrumpOrder:
+def trump_order(trump_suit: str | None, level: int, twos_trump: bool = False, triples: bool = False) -> TrumpOrder:
     """The order tables for a hand (cached: there are few distinct hands' orders)."""
     if trump_suit is not None and trump_suit not in SUITS:
         raise IllegalAction(f"trump suit {trump_suit!r} is not one of s h d c (or None for no-trump)")
@@ -137,4 +146,4 @@ def trump_order(trump_suit: str | None, level: int, twos_trump: bool = False) ->
     kinds = tuple(
         tuple(sorted((c for c in range(NUM_IDS) if psuit[c] == p), key=lambda c: (order[c], c))) for p in range(5)
     )
-    return TrumpOrder(trump_suit, level, twos_trump, tuple(psuit), tuple(order), kinds)
+    return TrumpOrder(trump_suit, level, twos_trump, tuple(psuit), tuple(order), kinds, triples)
