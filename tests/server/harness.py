@@ -246,8 +246,8 @@ class Client:
     def _whole(self, msg: dict[str, Any]) -> dict[str, Any]:
         """An update with the view's whole public event log. The server may send only the
         events from ``events_from`` on (0 or absent: the whole log); the client appends."""
-        if msg.get("type") != "update" or msg.get("view") is None:
-            return msg
+        if msg.get("type") != "update" or msg.get("view") is None or "events" not in msg["view"]:
+            return msg  # (a game may keep no event log: Shengji's views carry their tricks instead)
         start = msg.get("events_from", 0)
         part = msg["view"]["events"]
         hand = msg["room"]["hand_number"]

@@ -95,8 +95,12 @@ export function normalizeGames(data) {
       title: g.title || null,
       presets,
       defaultPreset: g.default_preset || g.default_variant || (variantOpt && variantOpt.default) || (presets[0] && presets[0].name),
-      options: options.filter((o) => o.name !== "variant" && !HIDDEN_OPTIONS.has(o.name) && o.type !== "object" && o.type !== "null"),
+      options: options.filter(
+        (o) => o.name !== "variant" && o.name !== g.preset_option && !HIDDEN_OPTIONS.has(o.name) && o.type !== "object" && o.type !== "null",
+      ),
       turnTimeout: g.turn_timeout ?? null,
+      presetOption: g.preset_option === undefined ? "variant" : g.preset_option,
+      seats: g.seats || null,
     };
   });
 }
@@ -228,6 +232,7 @@ export function mountLobby(root, ctx) {
     const gameSelect = h("select", { "data-testid": "opt-game", name: "game" });
     for (const g of games) gameSelect.appendChild(h("option", { value: g.name }, label(g.name, g.title || g.name)));
     const presetSelect = h("select", { "data-testid": "opt-variant", name: "variant" });
+    const presetRow = h("label", { class: "opt", "data-testid": "variant-row" }, h("span", { class: "opt-label" }, t("variant")), presetSelect);
     const timeoutInput = h("input", { type: "number", min: 5, max: 600, step: 1, value: 30, "data-testid": "opt-turn_timeout", name: "turn_timeout" });
     const optionsBox = h("div", { class: "options-grid" });
     const details = h("details", { class: "more-options", open: true }, h("summary", {}, t("more_options")), optionsBox);
@@ -248,6 +253,7 @@ export function mountLobby(root, ctx) {
       presetSelect.replaceChildren(...g.presets.map((p) => h("option", { value: p.name }, label(p.name))));
       if (g.defaultPreset) presetSelect.value = g.defaultPreset;
       presetSelect.disabled = !g.presets.length;
+      presetRow.classList.toggle("hidden", !g.presets.length); // a game without presets (preset_option null)
       if (g.turnTimeout) timeoutInput.value = g.turnTimeout;
     };
     const fillOptions = () => {
@@ -265,7 +271,8 @@ export function mountLobby(root, ctx) {
             input = h("select", { name: o.name }, ...RANK_CHOICES.map((c) => h("option", { value: c }, c === "T" ? "10" : c)));
             input.value = String(v);
           } else if (o.choices) {
-            input = h("select", { name: o.name }, ...o.choices.map((c) => h("option", { value: String(c) }, label("val." + c, String(c)))));
+            const valueLabel = (c) => label(`val.${o.name}.${c}`, label("val." + c, String(c)));
+            input = h("select", { name: o.name }, ...o.choices.map((c) => h("option", { value: String(c) }, valueLabel(c))));
             input.value = String(v);
           } else if (isNumber(o)) {
             input = h("input", { type: "number", name: o.name, value: v ?? "", step: o.type === "float" || o.type === "number" ? "any" : 1 });
@@ -305,7 +312,7 @@ export function mountLobby(root, ctx) {
       const g = game();
       const base = baseline();
       const options = {};
-      if (presetSelect.value) options.variant = presetSelect.value;
+      if (presetSelect.value && g.presets.length) options[g.presetOption || "variant"] = presetSelect.value;
       for (const [name, f] of Object.entries(fields)) {
         const v = read(f);
         if (v === null) continue;
@@ -326,7 +333,7 @@ export function mountLobby(root, ctx) {
     form.append(
       h("label", { class: "opt wide" }, h("span", { class: "opt-label" }, t("room_name")), nameInput),
       h("label", { class: "opt" }, h("span", { class: "opt-label" }, t("game")), gameSelect),
-      h("label", { class: "opt" }, h("span", { class: "opt-label" }, t("variant")), presetSelect),
+      presetRow,
       h("label", { class: "opt" }, h("span", { class: "opt-label" }, t("turn_timeout")), timeoutInput),
       details,
       h("div", { class: "form-actions" }, createBtn),

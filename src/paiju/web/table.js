@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import * as C from "./cards.js";
+import * as G from "./games.js";
 import { t, label } from "./i18n.js";
 import { h, toast } from "./ui.js";
 
@@ -18,6 +19,7 @@ const LINK_SVG =
 const CLOCK_SVG =
   '<svg viewBox="0 0 16 16" class="icon-svg" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="#fff8e1" stroke="#3e2e00" stroke-width="1.6"/><path d="M8 5.5V9l2.5 1.5" stroke="#3e2e00" stroke-width="1.6" fill="none" stroke-linecap="round"/><rect x="6" y="0.5" width="4" height="2" rx="1" fill="#3e2e00"/></svg>';
 const DIRECTION_KEY = "paiju.direction";
+const AUTO_NO_KEY = "paiju.autoNo";
 const AUTOSIT_KEY = "paiju.autosit";
 
 // Ask the table of `roomId` to sit the viewer at the first empty seat on arrival.
@@ -101,6 +103,10 @@ export function mountTable(root, roomId, ctx) {
     direction: localStorage.getItem(DIRECTION_KEY) === "ccw" ? "ccw" : "cw",
     connState: "connecting",
     handLayoutWidth: 0,
+    buryQueue: [], // Shengji: cards still to bury, one action per update
+    buryTurn: null, // the turn the last bury action was sent at
+    autoNo: localStorage.getItem(AUTO_NO_KEY) !== "off", // Shengji: answer "no" when nothing can be declared
+    autoNoTurn: null,
   };
 
   // ------------------------------------------------------------ skeleton
@@ -207,6 +213,7 @@ export function mountTable(root, roomId, ctx) {
         onHint(msg.action);
         break;
       case "error":
+        S.buryQueue = [];
         toast(msg.error || "error", "error");
         break;
       default:
@@ -223,13 +230,14 @@ export function mountTable(root, roomId, ctx) {
     const r = room();
     if (r.seats && r.seats.length) return r.seats.length;
     const v = V();
-    return v && v.hand_counts ? v.hand_counts.length : 5;
+    return v && v.hand_counts ? v.hand_counts.length : G.SEATS[game()] || 5;
   };
+  const game = () => room().game || (V() && V().game) || "baohuang";
   const seatInfo = (s) => ((room().seats || []).find((x) => x.seat === s) || { seat: s, player: null, bot: null });
   const seatName = (s) => {
     const i = seatInfo(s);
     if (i.player) return i.player;
-    if (i.bot) return t("bot_label", { level: t("bot_" + i.bot) });
+    if (i.bot) return t("bot_label", { n: s + 1, level: t("bot_" + i.bot) });
     return t("seat_n", { n: s + 1 });
   };
   const isMyTurn = () => {
@@ -253,7 +261,7 @@ export function mountTable(root, roomId, ctx) {
     S.update = u;
     S.deadlineAt = typeof u.deadline === "number" ? Date.now() + u.deadline * 1000 : null;
     const v = u.view;
-    const hand = v && Array.isArray(v.hand) ? C.sortHand(v.hand) : [];
+    const hand = v && Array.isArray(v.hand) ? G.sortHand((u.room && u.room.game) || v.game, v.hand, v) : [];
     if (!C.sameHand(hand, S.hand)) {
       S.hand = hand;
       S.raised = [];
@@ -273,6 +281,33 @@ export function mountTable(root, roomId, ctx) {
       }
     }
     render();
+    shengjiAutomation();
+  }
+
+  // Shengji: the burial queue (one `bury` action per update, each at the turn it follows)
+  // and the automatic "no" during the deal when the seat has nothing to declare.
+  function shengjiAutomation() {
+    const v = V();
+    const u = U();
+    if (!v || game() !== "shengji" || !isMyTurn()) {
+      if (!v || v.phase !== "bury") S.buryQueue = [];
+      return;
+    }
+    if (v.phase === "bury" && S.buryQueue.length && S.buryTurn !== u.turn) {
+      const card = S.buryQueue.shift();
+      S.buryTurn = u.turn;
+      act("bury " + card);
+      return;
+    }
+    const acts = legal();
+    const asking = v.phase === "deal" || v.phase === "steal"; // declarations: the deal and the 抢底 round
+    if (asking && S.autoNo && acts.length === 1 && acts[0] === "no" && S.autoNoTurn !== u.turn) {
+      S.autoNoTurn = u.turn;
+      const turn = u.turn;
+      setTimeout(() => {
+        if (U() && U().turn === turn && isMyTurn() && S.autoNo) act("no");
+      }, 120);
+    }
   }
 
   function onHint(action) {
@@ -286,6 +321,18 @@ export function mountTable(root, roomId, ctx) {
       return;
     }
     const v = V();
+    if (action.startsWith("bury ")) {
+      // Shengji burial: raise the suggested card, keeping what is raised
+      const card = action.slice(5).trim();
+      const i = S.hand.findIndex((c, k) => c === card && !S.raised.includes(k));
+      if (i >= 0) S.raised = C.normalize(S.hand, [...S.raised, i]);
+      refreshSelection();
+      return;
+    }
+    if (action === "no" || action.startsWith("declare ")) {
+      toast(declareLabel(action), "info", 2500);
+      return;
+    }
     const idx = C.matchPlay(S.hand, action, [v && v.called]);
     if (idx === null) {
       toast(action, "info");
@@ -304,6 +351,7 @@ export function mountTable(root, roomId, ctx) {
     renderControls();
     refreshSelection();
     const v = V();
+    page.dataset.game = game();
     page.dataset.phase = v ? v.phase || "" : "none";
     page.dataset.step = v ? v.step || "" : "";
     page.dataset.toAct = v && v.to_act !== null && v.to_act !== undefined ? String(v.to_act) : "";
@@ -402,7 +450,7 @@ export function mountTable(root, roomId, ctx) {
         continue;
       }
       if (e.event === "trick") {
-        prev = { winner: e.winner, plays: curList };
+        prev = { winner: e.winner, leader: e.leader, plays: curList };
         cur = {};
         curList = [];
         continue;
@@ -411,8 +459,8 @@ export function mountTable(root, roomId, ctx) {
       if (e.action === "pass" || e.action === "yield") cur[e.seat] = { kind: e.action };
       else {
         const cards = e.cards || e.action;
-        cur[e.seat] = { kind: "play", cards };
-        curList.push({ seat: e.seat, cards });
+        cur[e.seat] = { kind: "play", cards, type: e.type || null };
+        curList.push({ seat: e.seat, cards, type: e.type || null });
       }
     }
     return { cur, prev };
@@ -486,9 +534,11 @@ export function mountTable(root, roomId, ctx) {
     const me = mySeat();
     const empty = !info.player && !info.bot;
     const toAct = v && v.to_act === s && v.phase !== "over";
+    const teams = G.hasTeams(game());
     const box = h("div", {
       class:
         "seat-box" +
+        (teams ? ` team team-${G.teamOf(s)}` : "") +
         (toAct ? " to-act" : "") +
         (s === me ? " mine" : "") +
         (empty ? " empty" : "") +
@@ -511,10 +561,16 @@ export function mountTable(root, roomId, ctx) {
     box.append(nameLine);
     // badges
     const badges = h("div", { class: "seat-badges" });
-    const role = roleBadge(s, v);
-    if (role) badges.append(role);
+    if (teams) badges.append(...teamBadges(s, v));
+    else {
+      const role = roleBadge(s, v);
+      if (role) badges.append(role);
+    }
     const place = placeOf(s, v);
-    if (place) badges.append(h("span", { class: `badge place place-${place}`, "data-testid": `place-${s}` }, t("place_" + place)));
+    if (place) {
+      const text = game() === "shuangkou" ? t("sk_place_" + place) : t("place_" + place);
+      badges.append(h("span", { class: `badge place place-${place}`, "data-testid": `place-${s}` }, text));
+    }
     if (info.hosted) badges.append(h("span", { class: "badge hosted", "data-testid": `hosted-${s}` }, t("hosted_badge") + (info.locked ? " · " + t("locked") : "")));
     if (v && v.hand_counts) {
       const cnt = h("span", { class: "badge count", "data-testid": `count-${s}`, title: t("cards_n", { n: v.hand_counts[s] }) });
@@ -559,8 +615,11 @@ export function mountTable(root, roomId, ctx) {
     // the seat's last action in the current trick
     const played = h("div", { class: "seat-play", "data-testid": `seat-play-${s}` });
     const last = v && (v.phase === "play" || v.phase === "over") ? tricks.cur[s] : null;
-    if (last && last.kind === "play") played.append(C.playElement(last.cards, { size: "small" }));
-    else if (last) played.append(h("span", { class: "pass-mark" }, last.kind === "yield" ? t("yield_mark") : t("pass_mark")));
+    if (game() === "shengji") shengjiSeatPlay(played, s, v);
+    else if (last && last.kind === "play") {
+      played.append(C.playElement(last.cards, { size: "small" }));
+      if (last.type) played.append(h("div", { class: "play-type", "data-testid": `play-type-${s}` }, kindLabel(last.type, last.cards)));
+    } else if (last) played.append(h("span", { class: "pass-mark" }, last.kind === "yield" ? t("yield_mark") : t("pass_mark")));
     return h(
       "div",
       {
@@ -570,6 +629,9 @@ export function mountTable(root, roomId, ctx) {
         "data-empty": empty ? "true" : "false",
         "data-role": v && v.emperor === s ? "emperor" : v && v.roles && v.roles[s] ? v.roles[s] : "",
         "data-to-act": toAct ? "true" : "false",
+        "data-team": teams ? String(G.teamOf(s)) : "",
+        "data-partner": teams && G.partnerOf(game(), mySeat()) === s ? "true" : "false",
+        "data-declarer": game() === "shengji" && v && v.declarer === s ? "true" : "false",
       },
       box,
       played,
@@ -591,14 +653,17 @@ export function mountTable(root, roomId, ctx) {
     const centre = h("div", { class: "centre", "data-testid": "centre" });
     if (!v) {
       const seats = r.seats || [];
+      const n = seats.length || numSeats();
       const taken = seats.filter((s) => s.player || s.bot).length;
       centre.append(
         h("div", { class: "step-name" }, t("status_" + (r.status || "waiting"))),
-        h("div", { class: "muted" }, `${t("seats")} ${taken}/${seats.length || 5}`),
+        h("div", { class: "muted" }, `${t("seats")} ${taken}/${n}`),
       );
-      if (taken < (seats.length || 5)) centre.append(h("div", { class: "muted small-text" }, t("need_all_seats")));
+      if (taken < n) centre.append(h("div", { class: "muted small-text" }, t("need_all_seats", { n })));
       return centre;
     }
+    if (game() === "shengji") return shengjiCentre(centre, v);
+    if (game() === "shuangkou") return shuangkouCentre(centre, v, tricks);
     centre.append(h("div", { class: "step-name", "data-testid": "step" }, t("step_" + v.step)));
     const chips = h("div", { class: "chips", "data-testid": "multipliers" });
     if (v.called) chips.append(chip("called", t("called") + " ", cardSpan(v.called)));
@@ -641,7 +706,369 @@ export function mountTable(root, roomId, ctx) {
     return centre;
   }
 
+  // ------------------------------------------------------------ Shengji 升级 and Shuangkou 双扣
+
+  // "declare Th Th" → "Declare ♥10 ♥10"; "no" → "Pass"
+  function declareLabel(action) {
+    if (action === "no") return t("act_no_declare");
+    const cards = action.split(/\s+/).slice(1).map(cardLabel).join(" ");
+    return t("act_declare", { cards });
+  }
+
+  function cardsSpan(text) {
+    return h("span", { class: "cards-inline" }, ...String(text).split(/\s+/).filter(Boolean).map((c) => cardSpan(c)));
+  }
+
+  // Label of a Shuangkou combination type (bombs with their size).
+  function kindLabel(type, cards) {
+    if (type === "bomb") {
+      const n = (C.parseCardList(cards) || []).length;
+      return n > 4 ? t("kind_bomb_n", { n }) : t("kind_bomb");
+    }
+    return t("kind_" + type);
+  }
+
+  // Team of a seat, named from the viewer's side ("Us"/"Them"), else A/B.
+  function teamName(team) {
+    const me = mySeat();
+    if (me !== null && G.hasTeams(game())) return team === G.teamOf(me) ? t("team_us") : t("team_them");
+    return team === 0 ? t("team_a") : t("team_b");
+  }
+
+  function teamMembers(team) {
+    return [team, team + 2].map((s) => seatName(s)).join(" · ");
+  }
+
+  function teamBadges(s, v) {
+    const out = [];
+    const me = mySeat();
+    if (game() === "shengji" && v && v.declarer === s) {
+      out.push(h("span", { class: "badge role role-declarer", "data-testid": `declarer-${s}`, "data-role": "declarer" }, t("declarer_badge")));
+    }
+    if (me !== null && G.partnerOf(game(), me) === s) {
+      out.push(h("span", { class: "badge role role-partner", "data-testid": `partner-${s}`, "data-role": "partner" }, t("partner_badge")));
+    }
+    return out;
+  }
+
+  // A seat's cards in the Shengji trick: the current trick, or (while the next lead is
+  // awaited) the last trick faded, its winning play marked.
+  function shengjiSeatPlay(el, s, v) {
+    if (!v || (v.phase !== "play" && v.phase !== "over")) return;
+    const trick = v.trick || [];
+    const done = v.tricks || [];
+    let play = trick.find((p) => p.seat === s);
+    let previous = null;
+    if (!trick.length && done.length) {
+      previous = done[done.length - 1];
+      play = previous.plays.find((p) => p.seat === s);
+    }
+    if (!play) return;
+    const cards = C.playElement(play.cards, { size: "small" });
+    el.append(cards);
+    if (previous) {
+      el.classList.add("previous");
+      if (previous.winner === s) {
+        el.classList.add("winner");
+        el.append(h("div", { class: "play-type win-mark", "data-testid": `trick-winner-${s}` }, "★ " + t("winner_mark")));
+      }
+      if (previous.failed_throw && previous.leader === s) el.append(failedThrowNote(previous.failed_throw));
+    } else if (v.failed_throw && trick[0] && trick[0].seat === s) {
+      el.append(failedThrowNote(v.failed_throw));
+    }
+  }
+
+  function failedThrowNote(cards) {
+    return h(
+      "div",
+      { class: "failed-throw", "data-testid": "failed-throw" },
+      h("span", {}, t("failed_throw") + ": "),
+      C.playElement(cards, { size: "mini" }),
+    );
+  }
+
+  function trumpChip(v) {
+    const tr = G.shengjiTrump(v);
+    const box = h("span", { class: "chip trump-chip", "data-testid": "trump" });
+    if (v.trump_settled) {
+      box.dataset.trump = v.trump_suit || "none";
+      if (v.trump_suit) {
+        const red = v.trump_suit === "h" || v.trump_suit === "d";
+        box.append(t("trump") + " ", h("span", { class: "suit-big " + (red ? "red" : "black") }, C.SUIT_SYMBOL[v.trump_suit]));
+      } else box.append(t("no_trump"));
+    } else {
+      box.dataset.trump = "";
+      box.append(t("trump_pending"));
+      if (tr.suit) box.append(" · ", h("span", { class: "suit-big " + (tr.suit === "h" || tr.suit === "d" ? "red" : "black") }, C.SUIT_SYMBOL[tr.suit]));
+    }
+    return box;
+  }
+
+  function shengjiCentre(centre, v) {
+    centre.classList.add("centre-sj");
+    centre.append(h("div", { class: "step-name", "data-testid": "step" }, t("sj_phase_" + v.phase)));
+    const head = h(
+      "div",
+      { class: "sj-head", "data-testid": "sj-head" },
+      h("span", { class: "chip level-chip", "data-testid": "level" }, t("level_n", { r: C.rankLabel(v.level) })),
+      trumpChip(v),
+    );
+    centre.append(head);
+    // the declaration standing (during the deal) or the declarer
+    const decl = h("div", { class: "sj-decl", "data-testid": "declaration" });
+    if (v.declaration) {
+      decl.append(t("declared_by", { name: seatName(v.declaration.seat) }) + " ", cardsSpan(v.declaration.cards));
+    } else if (v.phase === "deal" || v.phase === "steal") decl.append(t("no_declaration"));
+    if (v.revealed_kitty_card) decl.append(h("span", { "data-testid": "kitty-card-trump" }, t("kitty_card_trump") + " "), cardsSpan(v.revealed_kitty_card));
+    if (v.declarer !== null && v.declarer !== undefined) {
+      decl.append(h("span", { class: "sj-declarer" }, (decl.childNodes.length ? " · " : "") + t("declarer") + ": " + seatName(v.declarer)));
+    }
+    if (decl.childNodes.length) centre.append(decl);
+    // team levels
+    const levels = h("div", { class: "chips team-levels", "data-testid": "team-levels" });
+    for (const team of [0, 1]) {
+      const declaring = v.declarer !== null && v.declarer !== undefined && G.teamOf(v.declarer) === team;
+      levels.append(
+        h(
+          "span",
+          { class: `chip team-chip team-${team}` + (declaring ? " declaring" : ""), title: teamMembers(team), "data-testid": `team-level-${team}` },
+          `${teamName(team)} ${C.rankLabel(v.team_levels[team])}` + (declaring ? " · " + t("declaring_team") : ""),
+        ),
+      );
+    }
+    centre.append(levels);
+    if (v.phase === "deal") {
+      centre.append(h("div", { class: "muted small-text", "data-testid": "dealt" }, t("cards_dealt", { n: v.cards_dealt, total: dealTotal(v) })));
+    }
+    if (v.phase === "bury") {
+      const k = (v.buried || []).length;
+      if (v.buried) centre.append(h("div", { class: "muted small-text", "data-testid": "bury-progress" }, t("buried_progress", { k, n: v.kitty_size })));
+      else centre.append(h("div", { class: "muted small-text" }, t("waiting_bury", { name: seatName(v.declarer) })));
+    }
+    if (v.phase === "play" || v.phase === "over") {
+      const pts = (v.defender_points || 0) + (v.penalty_points || 0);
+      const chips = h("div", { class: "chips" }, h("span", { class: "chip points-chip", "data-testid": "defender-points" }, t("defender_points", { n: pts })));
+      centre.append(chips);
+      const done = v.tricks || [];
+      if (done.length) {
+        const lt = done[done.length - 1];
+        centre.append(h("div", { class: "muted small-text", "data-testid": "last-trick" }, t("last_trick_won", { name: seatName(lt.winner), n: lt.points })));
+      }
+      if (v.phase === "play" && !(v.trick || []).length && v.to_act !== null && v.to_act !== undefined) {
+        centre.append(h("div", { class: "muted small-text" }, v.to_act === mySeat() ? t("prompt_play_lead") : t("leads", { name: seatName(v.to_act) })));
+      }
+    }
+    if (v.phase === "over" && v.kitty) {
+      centre.append(h("div", { class: "pool", "data-testid": "kitty" }, h("div", { class: "muted small-text" }, t("kitty")), C.playElement(v.kitty.join(" "), { size: "mini" })));
+    }
+    centreTail(centre, v);
+    return centre;
+  }
+
+  function dealTotal(v) {
+    const per = { 1: 12, 2: 25, 3: 39 }[(v.options && v.options.decks) || 2] || 25;
+    return per * 4;
+  }
+
+  function shuangkouCentre(centre, v, tricks) {
+    centre.append(h("div", { class: "step-name", "data-testid": "step" }, t("step_" + (v.phase === "over" ? "over" : "play"))));
+    const teams = h("div", { class: "chips team-levels sk-teams" });
+    for (const team of [0, 1]) {
+      teams.append(h("span", { class: `chip team-chip team-${team}`, title: teamMembers(team), "data-testid": `team-${team}` }, `${teamName(team)}: ${teamMembers(team)}`));
+    }
+    centre.append(teams);
+    if (v.phase === "play" || v.phase === "over") {
+      const trick = v.trick || [];
+      const lastPlay = h("div", { class: "last-play", "data-testid": "last-play" });
+      const top = v.last_play || (trick.length ? trick[trick.length - 1] : null);
+      if (top) {
+        lastPlay.append(
+          h("div", { class: "who" }, `${t("to_beat")}: ${seatName(top.seat)} · `, h("b", { "data-testid": "combo-type" }, kindLabel(top.type, top.cards))),
+          C.playElement(top.cards, { size: "small" }),
+        );
+      } else if (tricks.prev && tricks.prev.plays.length) {
+        const w = tricks.prev.plays[tricks.prev.plays.length - 1];
+        lastPlay.classList.add("previous");
+        lastPlay.append(h("div", { class: "who" }, `${t("last_trick")}: ${seatName(w.seat)} · ${kindLabel(w.type, w.cards)}`), C.playElement(w.cards, { size: "small" }));
+      }
+      if (v.phase === "play" && !trick.length && v.to_act !== null && v.to_act !== undefined) {
+        const prev = tricks.prev;
+        if (prev && prev.leader !== undefined && prev.leader !== prev.winner) {
+          lastPlay.append(h("div", { class: "chip mult", "data-testid": "jiefeng" }, t("jiefeng", { name: seatName(prev.leader) })));
+        } else {
+          lastPlay.append(h("div", { class: "muted small-text" }, v.to_act === mySeat() ? t("prompt_play_lead") : t("leads", { name: seatName(v.to_act) })));
+        }
+      }
+      centre.append(lastPlay);
+    }
+    if ((v.finished || []).length) {
+      centre.append(
+        h(
+          "div",
+          { class: "chips", "data-testid": "finish-order" },
+          ...v.finished.map((s, i) => h("span", { class: `chip place-chip team-chip team-${G.teamOf(s)}` }, `${t("sk_place_" + (i + 1))} ${seatName(s)}`)),
+        ),
+      );
+    }
+    centreTail(centre, v);
+    return centre;
+  }
+
+  function centreTail(centre, v) {
+    const r = room();
+    if (v.phase !== "over" && v.to_act !== null && v.to_act !== undefined && v.to_act !== mySeat()) {
+      centre.append(h("div", { class: "waiting muted small-text" }, t("waiting_for", { name: seatName(v.to_act) })));
+    }
+    if (v.phase === "over" && S.dismissed.has(r.hand_number)) {
+      centre.append(
+        h("button", { class: "small", "data-testid": "show-scores", onclick: () => (S.dismissed.delete(r.hand_number), render()) }, t("show_scores")),
+      );
+    }
+  }
+
+  // The score screen's frame: title, close button, content, hand history and "next hand".
+  function scoresFrame(...content) {
+    const r = room();
+    const me = mySeat();
+    const allTaken = (r.seats || []).length > 0 && (r.seats || []).every((s) => s.player || s.bot);
+    const next =
+      me !== null && allTaken && r.status !== "playing"
+        ? h("button", { class: "primary big", "data-testid": "next-hand", onclick: () => send({ type: "start" }) }, t("next_hand"))
+        : null;
+    const close = h("button", { class: "small", "data-testid": "close-scores", onclick: () => (S.dismissed.add(r.hand_number), render()) }, t("close"));
+    return h(
+      "div",
+      { class: "scores-overlay", "data-testid": "scores" },
+      h(
+        "div",
+        { class: "scores-card" },
+        h("div", { class: "scores-head" }, h("h2", {}, t("scores") + (r.hand_number ? " · " + t("hand_n", { n: r.hand_number }) : "")), close),
+        ...content,
+        r.message ? h("div", { class: "muted small-text", "data-testid": "room-message" }, roomMessage(r.message)) : null,
+        historyTable(r.hands || [], numSeats()),
+        h("div", { class: "form-actions" }, next),
+      ),
+    );
+  }
+
+  function seatRows(v, cells) {
+    const r = room();
+    const rows = [];
+    for (let s = 0; s < numSeats(); s++) {
+      const pts = v.scores ? v.scores[s] : null;
+      const total = r.standings ? r.standings[s] : null;
+      rows.push(
+        h(
+          "tr",
+          { class: (s === mySeat() ? "mine " : "") + `team-row team-${G.teamOf(s)}`, "data-seat": String(s) },
+          h("td", {}, seatName(s)),
+          ...cells(s),
+          h("td", { class: "num " + (pts > 0 ? "pos" : pts < 0 ? "neg" : "") }, pts === null || pts === undefined ? "" : (pts > 0 ? "+" : "") + pts),
+          h("td", { class: "num" }, total === null || total === undefined ? "" : String(total)),
+        ),
+      );
+    }
+    return rows;
+  }
+
+  function shengjiScores(v) {
+    const res = v.result || {};
+    const d = res.declarer;
+    const rows = seatRows(v, (s) => [
+      h("td", {}, teamName(G.teamOf(s))),
+      h("td", {}, s === d ? t("declarer") : ""),
+    ]);
+    const table = h(
+      "table",
+      { class: "scores-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("team")), h("th", {}, t("role")), h("th", {}, t("level_change")), h("th", {}, t("standings")))),
+      h("tbody", {}, ...rows),
+    );
+    const outcome = res.declarers_hold
+      ? t("sj_hold", { n: res.levels_up })
+      : res.levels_up
+        ? t("sj_take_over_up", { n: res.levels_up })
+        : t("sj_take_over");
+    const lines = [
+      h("div", { class: "sj-outcome", "data-testid": "sj-outcome" }, outcome),
+      h(
+        "div",
+        { class: "small-text", "data-testid": "defender-total" },
+        [t("defenders_total", { n: res.defender_points }), t("trick_points", { n: res.trick_points }), res.penalty_points ? t("penalty_points", { n: res.penalty_points }) : null]
+          .filter(Boolean)
+          .join(" · "),
+      ),
+      h(
+        "div",
+        { class: "kitty-line", "data-testid": "kitty-result" },
+        h("span", {}, t("kitty") + ": "),
+        C.playElement((v.kitty || []).join(" "), { size: "mini" }),
+        h(
+          "span",
+          { class: "small-text" },
+          res.kitty_bonus
+            ? t("kitty_bonus", { p: res.kitty_points, m: res.kitty_multiplier, b: res.kitty_bonus })
+            : t("kitty_kept", { p: res.kitty_points, m: res.kitty_multiplier }),
+        ),
+      ),
+      h(
+        "div",
+        { class: "new-levels", "data-testid": "new-levels" },
+        t("new_levels") + ": ",
+        ...[0, 1].map((team) =>
+          h("span", { class: `chip team-chip team-${team}`, "data-testid": `new-level-${team}` }, `${teamName(team)} ${C.rankLabel(v.team_levels[team])} → ${C.rankLabel((res.team_levels || [])[team])}`),
+        ),
+      ),
+      res.jack_reset ? h("div", { class: "small-text" }, t("jack_reset_note")) : null,
+      res.match_winner !== null && res.match_winner !== undefined
+        ? h("div", { class: "sj-outcome", "data-testid": "match-winner" }, t("match_won", { team: teamName(res.match_winner), r: C.rankLabel(v.level) }))
+        : res.next_declarer !== undefined
+          ? h("div", { class: "muted small-text" }, t("next_declarer", { name: seatName(res.next_declarer) }))
+          : null,
+    ];
+    return scoresFrame(table, ...lines);
+  }
+
+  function skResult(team, result) {
+    const me = mySeat();
+    if (me === null) return t("sk_result", { team: teamName(team), result });
+    return t(team === G.teamOf(me) ? "sk_result_us" : "sk_result_them", { result });
+  }
+
+  function shuangkouScores(v) {
+    const r = room();
+    const finished = v.finished || [];
+    const rows = seatRows(v, (s) => {
+      const i = finished.indexOf(s);
+      return [h("td", {}, teamName(G.teamOf(s))), h("td", {}, i >= 0 ? t("sk_place_" + (i + 1)) : "—")];
+    });
+    const table = h(
+      "table",
+      { class: "scores-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("team")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("standings")))),
+      h("tbody", {}, ...rows),
+    );
+    const winners = v.winners && v.winners.length ? G.teamOf(v.winners[0]) : null;
+    const result = h(
+      "div",
+      { class: "sj-outcome", "data-testid": "sk-result", "data-result": v.result || "" },
+      winners === null ? "" : skResult(winners, t("result_" + v.result)),
+    );
+    const st = r.standings || [];
+    const match = h(
+      "div",
+      { class: "new-levels", "data-testid": "match-score" },
+      t("match_score") + ": ",
+      // a team's score is what each of its players has (partners score alike; a leave penalty is its player's own)
+      ...[0, 1].map((team) => h("span", { class: `chip team-chip team-${team}`, "data-testid": `match-score-${team}` }, `${teamName(team)} ${Math.max(st[team] || 0, st[team + 2] || 0)}`)),
+    );
+    const order = h("div", { class: "small-text", "data-testid": "finish-order-result" }, t("finish_order") + ": " + finished.map((s) => seatName(s)).join(" → "));
+    return scoresFrame(result, table, order, match);
+  }
+
   function renderScores(v) {
+    if (game() === "shengji") return shengjiScores(v);
+    if (game() === "shuangkou") return shuangkouScores(v);
     const r = room();
     const n = numSeats();
     const places = v.places || [];
@@ -736,7 +1163,9 @@ export function mountTable(root, roomId, ctx) {
     const info = seatInfo(me);
     const myTurn = isMyTurn();
     const acts = legal();
-    if (v && v.phase === "setup" && myTurn) {
+    if (v && game() === "shengji" && ["deal", "steal", "bury"].includes(v.phase)) {
+      shengjiControls(prompt, buttons, v, myTurn, acts);
+    } else if (v && v.phase === "setup" && myTurn) {
       prompt.append(t("prompt_" + v.step));
       if (v.step === "emperor" && v.attached_cards && v.attached_cards.length) {
         prompt.append(h("span", { class: "attached" }, " · " + t("attached_cards") + ": "), C.playElement(v.attached_cards.join(" "), { size: "mini" }));
@@ -756,9 +1185,11 @@ export function mountTable(root, roomId, ctx) {
       else if (v.to_act !== null && v.to_act !== undefined) prompt.append(t("waiting_for", { name: seatName(v.to_act) }));
       const inPlay = myTurn;
       buttons.append(
-        h("button", { class: "primary", "data-testid": "play", disabled: !inPlay, onclick: () => playRaised() }, t("play")),
-        h("button", { "data-testid": "pass", disabled: !(inPlay && acts.includes("pass")), onclick: () => act("pass") }, t("pass")),
-        h("button", { "data-testid": "hint", disabled: !inPlay, onclick: () => send({ type: "hint" }) }, t("hint")),
+        ...[
+          h("button", { class: "primary", "data-testid": "play", disabled: !inPlay, onclick: () => playRaised() }, t("play")),
+          game() === "shengji" ? null : h("button", { "data-testid": "pass", disabled: !(inPlay && acts.includes("pass")), onclick: () => act("pass") }, t("pass")),
+          h("button", { "data-testid": "hint", disabled: !inPlay, onclick: () => send({ type: "hint" }) }, t("hint")),
+        ].filter(Boolean),
       );
       if (inPlay && acts.includes("yield")) {
         buttons.append(h("button", { "data-testid": "decide-yield", onclick: () => act("yield") }, t("act_yield")));
@@ -769,7 +1200,7 @@ export function mountTable(root, roomId, ctx) {
       const allTaken = (r.seats || []).length > 0 && (r.seats || []).every((s) => s.player || s.bot);
       if (allTaken) {
         buttons.append(h("button", { class: "primary", "data-testid": "start", onclick: () => send({ type: "start" }) }, v ? t("next_hand") : t("start")));
-      } else prompt.append(t("need_all_seats"));
+      } else prompt.append(t("need_all_seats", { n: numSeats() }));
       buttons.append(h("button", { "data-testid": "stand", onclick: () => send({ type: "stand" }) }, t("stand")));
     }
     if (playing()) {
@@ -791,6 +1222,63 @@ export function mountTable(root, roomId, ctx) {
     buttons.append(h("button", { class: "danger", "data-testid": "leave", onclick: () => leave() }, t("leave")));
     parts.push(prompt, buttons);
     controls.replaceChildren(...parts);
+  }
+
+  // Shengji before play: declare buttons during the deal, the kitty burial after it.
+  function shengjiControls(prompt, buttons, v, myTurn, acts) {
+    if (v.phase === "deal" || v.phase === "steal") {
+      if (myTurn) {
+        prompt.append(t(v.phase === "steal" ? "prompt_steal" : "prompt_deal"));
+        for (const a of acts) {
+          const b = h("button", { class: "decide" + (a === "no" ? "" : " primary declare"), "data-testid": "decide-" + a.replace(/ /g, "_") });
+          if (a === "no") b.append(t("act_no_declare"));
+          else b.append(t("act_declare", { cards: "" }).trim() + " ", cardsSpan(a.split(/\s+/).slice(1).join(" ")));
+          b.addEventListener("click", () => act(a));
+          buttons.append(b);
+        }
+      } else if (v.phase === "steal") prompt.append(t("sj_phase_steal") + " · " + t("waiting_for", { name: seatName(v.to_act) }));
+      else prompt.append(t("prompt_deal_wait") + " " + t("cards_dealt", { n: v.cards_dealt, total: dealTotal(v) }));
+      const auto = h(
+        "button",
+        { class: "small toggle" + (S.autoNo ? " on" : ""), "data-testid": "auto-no", "aria-pressed": S.autoNo ? "true" : "false" },
+        t("auto_no"),
+      );
+      auto.addEventListener("click", () => {
+        S.autoNo = !S.autoNo;
+        localStorage.setItem(AUTO_NO_KEY, S.autoNo ? "on" : "off");
+        renderControls();
+        shengjiAutomation();
+      });
+      buttons.append(auto);
+      return;
+    }
+    // bury
+    if (!myTurn) {
+      prompt.append(t("waiting_bury", { name: seatName(v.to_act) }));
+      return;
+    }
+    const left = v.kitty_size - (v.buried || []).length;
+    prompt.append(t("prompt_bury", { n: left }), h("span", { class: "attached", "data-testid": "bury-count" }, " · " + t("buried_progress", { k: (v.buried || []).length, n: v.kitty_size })));
+    const bury = h("button", { class: "primary", "data-testid": "bury", onclick: () => buryRaised() }, t("bury_button", { n: S.raised.length }));
+    bury.disabled = !S.raised.length || S.raised.length > left || S.buryQueue.length > 0;
+    buttons.append(bury, h("button", { "data-testid": "hint", onclick: () => send({ type: "hint" }) }, t("hint")));
+  }
+
+  // Bury the raised cards: one `bury` action per card, each sent after the update of the last.
+  function buryRaised() {
+    const v = V();
+    if (!v || v.phase !== "bury" || !isMyTurn() || S.buryQueue.length) return;
+    const left = v.kitty_size - (v.buried || []).length;
+    const cards = C.normalize(S.hand, S.raised).map((i) => S.hand[i]);
+    if (!cards.length || cards.length > left) {
+      toast(t("prompt_bury", { n: left }), "info", 2500);
+      return;
+    }
+    S.buryQueue = cards;
+    S.buryTurn = null;
+    S.raised = [];
+    refreshSelection();
+    shengjiAutomation();
   }
 
   function leave() {
@@ -836,6 +1324,10 @@ export function mountTable(root, roomId, ctx) {
     handEl.style.setProperty("--ch", ch + "px");
     handEl.style.setProperty("--step", step.toFixed(2) + "px");
     handEl.style.setProperty("--rows", String(rows));
+    // Shengji burial: the cards that came from the kitty are marked
+    const v = V();
+    const kitty = {};
+    if (v && v.phase === "bury" && Array.isArray(v.kitty_received)) for (const c of v.kitty_received) kitty[c] = (kitty[c] || 0) + 1;
     const rowEls = [];
     for (let r = 0; r < rows; r++) {
       const row = h("div", { class: "hand-row" });
@@ -844,6 +1336,11 @@ export function mountTable(root, roomId, ctx) {
         // centre lands on it); the full card face overflows under the next slot
         const slot = h("div", { class: "hand-card", "data-testid": "card", "data-card": hand[i], "data-index": String(i), "data-raised": "false" });
         slot.appendChild(C.cardElement(hand[i], { size: "full" }));
+        if (kitty[hand[i]] > 0 && (v.buried || []).length === 0) {
+          kitty[hand[i]] -= 1;
+          slot.classList.add("from-kitty");
+          slot.dataset.kitty = "true";
+        }
         row.appendChild(slot);
       }
       rowEls.push(row);
@@ -862,8 +1359,16 @@ export function mountTable(root, roomId, ctx) {
     }
     const playBtn = controls.querySelector('[data-testid="play"]');
     if (playBtn) {
-      const ok = C.isLegalSelection(S.hand, S.raised, legal());
+      const ok = isMyTurn() && G.isLegalSelection(game(), S.hand, S.raised, V(), legal());
       playBtn.classList.toggle("ready", ok);
+    }
+    const buryBtn = controls.querySelector('[data-testid="bury"]');
+    if (buryBtn) {
+      const v = V();
+      const left = v ? v.kitty_size - (v.buried || []).length : 0;
+      buryBtn.textContent = t("bury_button", { n: S.raised.length });
+      buryBtn.disabled = !S.raised.length || S.raised.length > left || S.buryQueue.length > 0;
+      buryBtn.classList.toggle("ready", S.raised.length === left);
     }
     handEl.dataset.selection = C.selectionText(S.hand, S.raised);
   }
@@ -911,7 +1416,7 @@ export function mountTable(root, roomId, ctx) {
     const i = cardIndexAt(e.clientX, e.clientY);
     const idx = i === null ? d.start : i;
     if (d.ctrl) S.raised = C.rangeSelect(S.hand, S.raised, S.anchor, idx);
-    else S.raised = C.clickCard(S.hand, S.raised, idx);
+    else S.raised = G.click(game(), S.hand, S.raised, idx);
     S.anchor = idx;
     refreshSelection();
   };
@@ -948,9 +1453,14 @@ export function mountTable(root, roomId, ctx) {
     }
     if (S.lastPointerType === "touch" || S.lastPointerType === "pen") return; // a long press is not a right-click
     const v = V();
-    if (!v || v.phase !== "play" || !isMyTurn()) return;
+    if (!v || !isMyTurn()) return;
+    if (v.phase === "bury" && S.raised.length) {
+      buryRaised();
+      return;
+    }
+    if (v.phase !== "play") return;
     if (S.raised.length) playRaised();
-    else act("pass");
+    else if (game() !== "shengji") act("pass"); // Shengji has no pass
   });
 
   const onResize = () => {

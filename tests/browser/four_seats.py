@@ -1,0 +1,234 @@
+"""What the Shengji and Shuangkou browser tests share: a person at a four-seat table who
+acts only through the page (lobby form, seat buttons, cards, Hint, right-click, Play)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+TURN_TIMEOUT = 120  # seconds: far longer than any test waits, so 托管 never takes over
+READY = re.compile(r"\bready\b")
+SHOTS = os.environ.get("PAIJU_SHOTS")  # a directory: save screenshots of the table there
+
+STATE_JS = """() => {
+  const t = document.querySelector('[data-testid="table"]');
+  if (!t) return null;
+  const cards = [...document.querySelectorAll('[data-testid="hand"] [data-testid="card"]')];
+  return {
+    game: t.dataset.game, phase: t.dataset.phase, toAct: t.dataset.toAct, mySeat: t.dataset.mySeat,
+    status: t.dataset.status, turn: t.dataset.turn, connection: t.dataset.connection,
+    cards: cards.map((c) => c.dataset.card),
+    raised: cards.filter((c) => c.dataset.raised === "true").map((c) => Number(c.dataset.index)),
+    scores: !!document.querySelector('[data-testid="scores"]'),
+  };
+}"""
+
+# "over" when the score screen is up, else the phase when this seat is to act
+NEXT_JS = """(seat) => {
+  const t = document.querySelector('[data-testid="table"]');
+  if (!t || t.dataset.connection !== "open") return false;
+  if (document.querySelector('[data-testid="scores"]')) return "over";
+  if (t.dataset.toAct === seat && t.dataset.status === "playing") return t.dataset.phase;
+  return false;
+}"""
+
+# after an action chosen at turn t0: "moved", "error" (an error toast), "raised" (a hint raised cards)
+AFTER_JS = """([t0, wantRaised]) => {
+  const t = document.querySelector('[data-testid="table"]');
+  if (!t) return false;
+  if (t.dataset.turn !== t0) return "moved";
+  if (document.querySelector('[data-testid="toast"].error')) return "error";
+  if (wantRaised && document.querySelector('[data-testid="hand"] [data-raised="true"]')) return "raised";
+  return false;
+}"""
+
+BEGIN_JS = """() => {
+  document.querySelectorAll('[data-testid="toast"]').forEach((e) => e.remove());
+  return document.querySelector('[data-testid="table"]').dataset.turn;
+}"""
+
+
+class Seated:
+    """A person at a four-seat table of the hall, in one browser page."""
+
+    def __init__(self, page: Page, name: str) -> None:
+        self.page = page
+        self.name = name
+        self.table = page.get_by_test_id("table")
+        self.seat = "0"
+        self.tally: dict[str, int] = {}
+        self.shots = 0
+
+    def count(self, kind: str) -> None:
+        self.tally[kind] = self.tally.get(kind, 0) + 1
+
+    def shot(self, name: str) -> None:
+        if SHOTS:
+            os.makedirs(SHOTS, exist_ok=True)
+            self.page.screenshot(path=os.path.join(SHOTS, f"{name}.png"))
+
+    # -------------------------------------------------------------- lobby and seats
+    def login(self, url: str) -> None:
+        self.page.goto(url)
+        self.page.get_by_test_id("login-name").fill(self.name)
+        self.page.get_by_test_id("login").click()
+        expect(self.page.get_by_test_id("lobby")).to_be_visible()
+
+    def create_room(self, game: str, options: dict[str, str] | None = None) -> str:
+        form = self.page.get_by_test_id("create-form")
+        expect(form).to_be_visible()
+        self.page.get_by_test_id("opt-game").select_option(game)
+        expect(self.page.get_by_test_id("variant-row")).to_be_hidden()  # no presets
+        for name, value in (options or {}).items():
+            self.page.get_by_test_id(f"opt-{name}").select_option(value)
+        self.page.get_by_test_id("opt-turn_timeout").fill(str(TURN_TIMEOUT))
+        self.page.get_by_test_id("create").click()
+        expect(self.table).to_be_visible()
+        expect(self.table).to_have_attribute("data-my-seat", "0")
+        expect(self.table).to_have_attribute("data-connection", "open")
+        expect(self.table).to_have_attribute("data-game", game)
+        # four seats around the table
+        expect(self.page.locator('[data-testid^="seat-"][data-seat]')).to_have_count(4)
+        room = self.table.get_attribute("data-room")
+        assert room
+        return room
+
+    def fill_with_bots(self) -> None:
+        for s in (1, 2, 3):
+            seat = self.page.get_by_test_id(f"seat-{s}")
+            self.page.get_by_test_id(f"bot-{s}-normal").click()
+            expect(seat).to_have_attribute("data-empty", "false")
+        # partners sit opposite
+        expect(self.page.get_by_test_id("seat-2")).to_have_attribute("data-partner", "true")
+        expect(self.page.get_by_test_id("partner-2")).to_be_visible()
+        expect(self.page.get_by_test_id("seat-1")).to_have_attribute("data-team", "1")
+
+    def start(self) -> None:
+        self.page.get_by_test_id("start").click()
+        expect(self.table).to_have_attribute("data-status", "playing")
+
+    # -------------------------------------------------------------- reading
+    def state(self) -> dict[str, Any]:
+        st = self.page.evaluate(STATE_JS)
+        assert st is not None, "the table page is not shown"
+        return dict(st)
+
+    def card(self, index: int) -> Any:
+        return self.page.locator(f'[data-testid="hand"] [data-testid="card"][data-index="{index}"]')
+
+    def raised(self) -> list[int]:
+        return list(self.state()["raised"])
+
+    def assert_raised(self, want: list[int], why: str) -> None:
+        js = """(want) => JSON.stringify([...document.querySelectorAll('[data-testid="hand"] [data-testid="card"]')]
+          .filter((c) => c.dataset.raised === "true").map((c) => Number(c.dataset.index))) === JSON.stringify(want)"""
+        with contextlib.suppress(PlaywrightTimeout):
+            self.page.wait_for_function(js, arg=sorted(want), timeout=3000)
+        got = self.raised()
+        assert got == sorted(want), f"{why}: raised {got}, expected {sorted(want)}"
+
+    def play_ready(self) -> bool:
+        return "ready" in (self.page.get_by_test_id("play").get_attribute("class") or "").split()
+
+    def toasts(self) -> list[str]:
+        return self.page.get_by_test_id("toast").all_inner_texts()
+
+    # -------------------------------------------------------------- acting
+    def wait_next(self, timeout_ms: int = 60_000) -> str:
+        handle = self.page.wait_for_function(NEXT_JS, arg=self.seat, timeout=timeout_ms, polling=40)
+        return str(handle.json_value())
+
+    def begin(self) -> str:
+        return str(self.page.evaluate(BEGIN_JS))
+
+    def wait_after(self, t0: str, want_raised: bool = False) -> str:
+        try:
+            handle = self.page.wait_for_function(AFTER_JS, arg=[t0, want_raised], timeout=10_000, polling=40)
+        except PlaywrightTimeout:
+            raise AssertionError(f"nothing happened after the action at turn {t0}: {self.state()}") from None
+        return str(handle.json_value())
+
+    def expect_moved(self, t0: str, kind: str) -> None:
+        res = self.wait_after(t0)
+        assert res == "moved", f"{kind}: the server refused it ({self.toasts()}); state {self.state()}"
+        self.count(kind)
+
+    def right_click_hand(self) -> None:
+        self.page.get_by_test_id("hand-area").click(button="right", position={"x": 6, "y": 6})
+
+    def lower_all(self) -> None:
+        self.page.get_by_test_id("centre").click()
+        self.assert_raised([], "a click on empty space lowers everything")
+
+    def exercise_selection(self) -> None:
+        """A click raises ONE card (not its whole rank), a second click lowers it, Ctrl+click
+        raises a range, a drag raises the cards passed over; then everything is lowered."""
+        n = len(self.state()["cards"])
+        assert n >= 4
+        self.card(1).click()
+        self.assert_raised([1], "a click raises that card alone")
+        self.card(1).click()
+        self.assert_raised([], "a click on a raised card lowers it")
+        self.card(0).click()
+        self.card(3).click(modifiers=["Control"])
+        self.assert_raised([0, 1, 2, 3], "Ctrl+click raises the range from the last clicked card")
+        self.lower_all()
+        a, b = self.card(0).bounding_box(), self.card(2).bounding_box()
+        assert a and b
+        self.page.mouse.move(a["x"] + 5, a["y"] + a["height"] / 2)
+        self.page.mouse.down()
+        self.page.mouse.move(b["x"] + 5, b["y"] + b["height"] / 2, steps=6)
+        self.page.mouse.up()
+        self.assert_raised([0, 1, 2], "a drag raises the cards passed over")
+        self.lower_all()
+        self.count("selection exercised")
+
+    def hint_and_play(self) -> None:
+        """提示: the client raises the hinted cards (or passes by itself); the person then plays
+        them with a right-click or the Play button, in turn."""
+        t0 = self.begin()
+        self.page.get_by_test_id("hint").click()
+        res = self.wait_after(t0, want_raised=True)
+        if res == "moved":
+            self.count("hint → pass")
+            return
+        assert res == "raised", f"the hint failed: {self.toasts()} {self.state()}"
+        # the client takes its own hint as a legal play
+        expect(self.page.get_by_test_id("play")).to_have_class(READY, timeout=3000)
+        t0 = self.begin()
+        if self.tally.get("hint → play", 0) % 2:
+            self.page.get_by_test_id("play").click()
+            kind = "Play button"
+        else:
+            self.right_click_hand()
+            kind = "right-click"
+        self.expect_moved(t0, "hint → play")
+        self.count(kind)
+
+    def check_scores(self) -> list[int]:
+        scores = self.page.get_by_test_id("scores")
+        expect(scores).to_be_visible()
+        expect(self.table).to_have_attribute("data-phase", "over")
+        expect(self.table).to_have_attribute("data-status", "between")
+        rows = scores.locator("tbody tr[data-seat]")
+        expect(rows).to_have_count(4)
+        points = [int(r.locator("td").nth(3).inner_text()) for r in rows.all()]
+        assert sum(points) == 0, f"a hand's points sum to 0: {points}"
+        assert points[0] == points[2] and points[1] == points[3], f"partners score alike: {points}"
+        expect(scores.locator("tr.mine")).to_have_attribute("data-seat", self.seat)
+        expect(self.page.get_by_test_id("next-hand")).to_be_visible()
+        return points
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t0 = time.monotonic()
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.t0
