@@ -97,3 +97,23 @@ def test_bots_finish_games() -> None:
             assert s is not None
             g.apply(bots[s].act(LazyView(g, s), g.legal_actions()))
         assert sum(g.scores) == 0
+
+
+def test_hosted_and_greedy_play_whole_shuangkou_hands_from_views_only() -> None:
+    # Shuangkou's view has no "leading" key: the stand-in tells a lead by the empty table
+    from paiju.shuangkou import PASS
+    from paiju.shuangkou import hosted_action as sk_hosted
+
+    for name in ("hosted", "greedy"):
+        game = paiju.new_game("shuangkou", seed=6)
+        bots = [make_bot(name, game="shuangkou", seed=s) for s in range(4)]
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            action = bots[seat].act(game.view(seat), game.legal_actions())
+            if game.is_leading():
+                assert action != PASS
+            if name == "hosted":
+                assert action == sk_hosted(game)
+            game.apply(action)
+        assert sum(game.scores) == 0

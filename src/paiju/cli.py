@@ -1,11 +1,12 @@
 """paiju on the command line: ``play`` against bots, ``simulate`` bot games, ``replay`` a
-saved record, ``--version``.
+saved record, ``serve`` the hall, ``--version``.
 
 Everything here goes through the uniform game interface of API.md (``new_game``,
 ``to_act``, ``legal_actions``, ``apply``, ``parse_action``, ``view``, ``is_over``,
-``scores``, ``record``, ``replay``), so a new game needs no new code here — only, if it
-wants nicer words, an entry in the small tables of step, role and place names below.
-What a human player is shown is exactly that seat's ``view``.
+``scores``, ``record``, ``replay``). What a game looks like — its words, its table, its
+events, what ``simulate`` counts — is its presenter's business (``paiju.terminal``); a
+game without a presenter gets the generic one. What a human player is shown is exactly
+that seat's ``view``.
 
 Input is read line by line from standard input, so a game can be scripted (tests feed
 lines; at the end of input the game is left cleanly).
@@ -32,6 +33,8 @@ import paiju
 from paiju.bots import Bot, LazyView, bot_descriptions, make_bot, suggest
 from paiju.errors import IllegalAction
 from paiju.game import Game
+from paiju.terminal import Presenter, presenter
+from paiju.terminal.base import rate
 
 app = typer.Typer(
     name="paiju",
@@ -39,50 +42,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-
-# ---------------------------------------------------------------------------- game words
-TITLES = {"baohuang": "保皇 Baohuang", "shengji": "升级 Shengji", "shuangkou": "双扣 Shuangkou"}
-SUITLESS = {"baohuang", "shuangkou"}
-"""Games where suits never matter in play: the hand is shown grouped by rank with counts."""
-PLACES: dict[str, tuple[str, ...]] = {"baohuang": ("头客", "二客", "三客", "二落", "大落")}
-ROLES = {
-    "emperor": "皇帝 emperor",
-    "guard": "侍卫 guard",
-    "rebel": "rebel",
-    "solo": "独 solo emperor",
-}
-SOLO = {"open": "明独 open solo", "hidden": "暗独 hidden solo"}
-STEPS: dict[str, dict[str, str]] = {
-    "baohuang": {
-        "tribute": "吃贡 pick a tribute card",
-        "emperor": "登基 take the throne?",
-        "call": "叫侍卫 call your guard",
-        "grab": "抢独 grab an open solo?",
-        "reveal": "明保 reveal the guard?",
-        "rebel": "造反 rebel?",
-        "kick": "踢 kick?",
-        "play": "出牌 play",
-        "over": "the hand is over",
-    }
-}
-"""Short names of each game's steps (the ``step`` of a view), for headings."""
-STEP_HELP: dict[str, dict[str, str]] = {
-    "baohuang": {
-        "tribute": "Pick one of the tribute cards 贡牌 for your hand.",
-        "emperor": "You hold the emperor card 皇牌. accept 登基: be the emperor · abdicate 让位: pass it to your "
-        "上家 (the seat before you) · open_solo 明独: be emperor alone against four (±24).",
-        "call": "Call a suit+rank you hold three of: whoever holds the fourth copy is your guard 侍卫. Calling "
-        "one you hold all four of makes you a hidden solo 暗独 · open_solo 明独: alone, openly.",
-        "grab": "grab 抢独: take the throne as an open solo against all four others (±24) · no: let it be.",
-        "reveal": "reveal 明保: show everyone you are the guard (stake ×2) · no: stay hidden (everyone is asked).",
-        "rebel": "rebel 造反: if two or more rebel, a hidden guard is unmasked and the stake doubles · no.",
-        "kick": "kick 踢: double the stake again · no.",
-    }
-}
-"""One line explaining a decision step to the human who has to take it."""
-NON_PLAYS = {"pass", "yield"}
-"""Play-phase actions that put no cards on the table."""
-ROLE_ORDER = ("emperor", "guard", "rebel", "solo")
 
 
 def _console(stderr: bool = False) -> Console:
@@ -118,6 +77,8 @@ def _option_value(text: str) -> Any:
         return False
     if low in ("none", "null"):
         return None
+    if "," in text:  # a list, e.g. Shengji's team_levels=5,3 or levels=2,5,T,J,Q,K,A
+        return [_option_value(x.strip()) for x in text.split(",")]
     try:
         return int(text)
     except ValueError:
@@ -126,7 +87,8 @@ def _option_value(text: str) -> Any:
 
 def parse_options(pairs: Sequence[str] | None, variant: str | None = None) -> dict[str, Any]:
     """``["kao=true", "hold-sixes=yes"]`` → ``{"kao": True, "hold_sixes": True}`` (plus the
-    variant when given). Values true/false/yes/no/on/off are booleans, digits integers."""
+    variant when given). Values true/false/yes/no/on/off are booleans, digits integers,
+    comma-separated values lists."""
     opts: dict[str, Any] = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
@@ -166,7 +128,6 @@ def _make_bots(spec: str, game: Game, skip: int | None, seed: int | None) -> dic
         _fail(str(e))
 
 
-# ---------------------------------------------------------------------------- display
 def _labels(n: int, human: int | None, bots: Mapping[int, Bot]) -> list[str]:
     out = []
     for s in range(n):
@@ -180,180 +141,12 @@ def _labels(n: int, human: int | None, bots: Mapping[int, Bot]) -> list[str]:
 
 
 def hand_text(game: str, cards: Sequence[str]) -> str:
-    """A hand for display. Suit-less games group equal ranks with a count, keeping the
-    engine's order (low to high): ``3×3 4×2 … SJ×2 BJ*``; marked cards stay apart."""
-    if game not in SUITLESS:
-        return " ".join(cards)
-    groups: list[list[Any]] = []
-    for text in cards:
-        c = paiju.Card.parse(text)
-        key = c.rank_text + ("*" if c.marked else "")
-        if groups and groups[-1][0] == key:
-            groups[-1][1] += 1
-        else:
-            groups.append([key, 1])
-    return " ".join(k if n == 1 else f"{k}×{n}" for k, n in groups)
-
-
-def _place_name(game: str, place: int) -> str:
-    names = PLACES.get(game, ())
-    return names[place - 1] if 0 < place <= len(names) else f"#{place}"
-
-
-def _step_text(game: str, step: str) -> str:
-    return STEPS.get(game, {}).get(step, step)
-
-
-def _role_text(view: Mapping[str, Any], s: int) -> str:
-    roles = view.get("roles") or []
-    role = roles[s] if s < len(roles) else None
-    if role:
-        text = ROLES.get(role, role)
-        solo = view.get("solo")
-        if role == "emperor" and solo:
-            text += f" ({SOLO.get(solo, solo)})"
-    elif view.get("emperor") is None and view.get("emperor_card_holder") == s and view.get("phase") != "over":
-        text = "holds 皇牌"
-        if view.get("attached"):
-            text += f" +{view['attached']} attached"
-    else:
-        text = "?" if roles else ""
-    if s in (view.get("rebels_declared") or ()):
-        text += " 锄头"
-    return text
-
-
-def _trick_cards(view: Mapping[str, Any]) -> dict[int, str]:
-    out: dict[int, str] = {}
-    for t in view.get("trick") or ():
-        out[t["seat"]] = t["cards"]
-    return out
-
-
-def show_state(console: Console, view: Mapping[str, Any], labels: Sequence[str]) -> None:
-    """Everything ``view`` shows, as a table of seats plus the viewer's hand and choices."""
-    game = view.get("game", "")
-    step = view.get("step", view.get("phase", ""))
-    console.rule(f"{escape(TITLES.get(game, game))} · {escape(_step_text(game, step))}")
-    counts = view.get("hand_counts") or []
-    finished = list(view.get("finished") or ())
-    trick = _trick_cards(view)
-    to_act = view.get("to_act")
-    table = Table(box=None, pad_edge=False, show_edge=False)
-    table.add_column("")
-    table.add_column("Seat")
-    table.add_column("Cards", justify="right")
-    table.add_column("Role")
-    table.add_column("Place")
-    table.add_column("This trick")
-    if view.get("phase") == "over" and "scores" in view:
-        table.add_column("Score", justify="right")
-    for s, label in enumerate(labels):
-        place = _place_name(game, finished.index(s) + 1) if s in finished else ""
-        row = [
-            "▶" if s == to_act else "",
-            escape(label),
-            str(counts[s]) if s < len(counts) else "",
-            escape(_role_text(view, s)),
-            place,
-            escape(trick.get(s, "")),
-        ]
-        if view.get("phase") == "over" and "scores" in view:
-            row.append(f"{view['scores'][s]:+d}")
-        table.add_row(*row)
-    console.print(table)
-    notes = []
-    if view.get("called"):
-        notes.append(f"called card {view['called']}")
-    if view.get("open_guard"):
-        notes.append("明保 open guard ×2")
-    if view.get("rebellion"):
-        notes.append("造反 rebellion ×2")
-    if view.get("kicks"):
-        notes.append(f"踢 kick ×{2 ** view['kicks']}")
-    if view.get("tribute_pool"):
-        notes.append("tribute cards: " + " ".join(view["tribute_pool"]))
-    if notes:
-        console.print(escape(" · ".join(notes)))
-    last = view.get("last_play")
-    if last:
-        console.print(f"Last play: {escape(labels[last['seat']])} — [bold]{escape(str(last['play']))}[/bold]")
-    elif view.get("phase") == "play" and to_act is not None:
-        console.print(f"{escape(labels[to_act])} leads.")
-    hand = view.get("hand")
-    if hand is not None:
-        console.print(f"Your hand ({len(hand)}): [bold]{escape(hand_text(game, hand))}[/bold]")
-        called = view.get("called")
-        if called and called in hand:
-            console.print(f"You hold the called card {called}: playing it reveals you.")
-
-
-def event_text(game: str, e: Mapping[str, Any], labels: Sequence[str]) -> str:
-    """One public event as a line of rich markup."""
-
-    def who(key: str = "seat") -> str:
-        s = e.get(key)
-        return escape(labels[s]) if isinstance(s, int) and 0 <= s < len(labels) else f"seat {s}"
-
-    if "action" in e:
-        action = str(e["action"])
-        step = e.get("step")
-        head = f"{who()}" + (f" [dim]\\[{escape(str(step))}][/dim]" if step else "")
-        if action in NON_PLAYS:
-            return f"  [dim]{head}: {escape(action)}[/dim]"
-        cards = e.get("cards")
-        tail = f" [dim]({escape(str(cards))})[/dim]" if cards and cards != action else ""
-        return f"  {head}: [bold]{escape(action)}[/bold]{tail}"
-    kind = e.get("event")
-    if kind == "deal":
-        return "[cyan]Cards dealt.[/cyan]" if e.get("number", 1) == 1 else "[cyan]Cards dealt again.[/cyan]"
-    if kind == "redeal":
-        return "[cyan]Nobody took the throne: redeal.[/cyan]"
-    if kind == "emperor":
-        return f"[yellow]{who()} is the emperor 皇帝.[/yellow]"
-    if kind == "open_solo":
-        return f"[yellow]{who()} plays 明独 open solo: alone against everyone.[/yellow]"
-    if kind == "guard_revealed":
-        if e.get("solo"):
-            return f"[yellow]{who()} is alone: {escape(SOLO.get(e['solo'], str(e['solo'])))}.[/yellow]"
-        return f"[yellow]{who()} is the guard 侍卫.[/yellow]"
-    if kind == "trick":
-        return f"  [dim]— trick to {who('winner')}[/dim]"
-    if kind == "finished":
-        place = e.get("place", 0)
-        return f"[green]{who()} is out: {_place_name(game, place)} (place {place}).[/green]"
-    if kind == "tribute":
-        gifts = ", ".join(f"{escape(labels[g])} gives {escape(c)}" for g, c in e.get("cards") or ())
-        return f"[cyan]Tribute 上贡: {gifts or 'nothing'}.[/cyan]"
-    if kind == "over":
-        return "[cyan]The hand is over.[/cyan]"
-    rest = " ".join(f"{k}={v}" for k, v in e.items() if k != "event")
-    return escape(f"{kind}: {rest}")
-
-
-def show_scores(console: Console, game: Game, labels: Sequence[str]) -> None:
-    view = game.view(None)
-    scores = game.scores
-    places = list(view.get("finished") or ())
-    table = Table(title="Scores", box=None, pad_edge=False)
-    table.add_column("Seat")
-    table.add_column("Role")
-    table.add_column("Place")
-    table.add_column("Score", justify="right")
-    for s, label in enumerate(labels):
-        place = _place_name(game.name, places.index(s) + 1) if s in places else "—"
-        table.add_row(escape(label), escape(_role_text(view, s)), place, f"{scores[s]:+d}")
-    console.print(table)
+    """A hand for display, as the game's presenter writes it. Suit-less games group equal
+    ranks with a count, keeping the engine's order (low to high): ``3×3 4×2 … SJ×2 BJ*``."""
+    return presenter(game).hand_text(cards)
 
 
 # ---------------------------------------------------------------------------- play
-HELP = """Type a play as cards: [bold]7[/bold], [bold]777[/bold], [bold]SJ 777[/bold], [bold]BJ BJ 8888[/bold] \
-(suits optional; name the called/guard card, e.g. [bold]Ah AA[/bold] or [bold]SJ*[/bold], to show it).
-[bold]pass[/bold] (or p) passes. [bold]hint[/bold] shows the suggested action; an empty line takes it.
-Before play, answer by name ([bold]accept[/bold], [bold]abdicate[/bold], [bold]no[/bold] …) or by number.
-[bold]show[/bold] redraws the table, [bold]legal[/bold] lists your legal actions, [bold]quit[/bold] leaves."""
-
-
 class _Left(Exception):
     """The human left (quit, end of input, Ctrl-C)."""
 
@@ -370,21 +163,23 @@ def _ask(console: Console, prompt: str) -> str:
     return line
 
 
-def _human_turn(console: Console, game: Game, seat: int, labels: Sequence[str]) -> None:
-    """Ask until the human's input is a legal action, and apply it."""
+def _human_turn(console: Console, pres: Presenter, game: Game, seat: int, labels: Sequence[str]) -> None:
+    """Ask until the human's input is legal, and apply it (one action, or several when the
+    presenter reads the line as several — e.g. Shengji's ``bury 7h 7h 3c``)."""
+    auto = pres.auto_action(game, seat)
+    if auto is not None:
+        game.apply(auto)
+        return
     view = game.view(seat)
-    show_state(console, view, labels)
-    setup = game.phase != "play"
-    explain = STEP_HELP.get(game.name, {}).get(str(view.get("step"))) if setup else None
-    if explain:
-        console.print(f"[dim]{escape(explain)}[/dim]")
+    pres.show_turn(console, game, view, labels)
     legal = game.legal_actions()
-    texts = [str(a) for a in legal]
     default = suggest(view, legal)
+    buttons = pres.buttons(game, legal)
+    texts = [str(a) for a in legal] if buttons else []
     while True:
-        if setup:
-            buttons = "  ".join(f"[bold]\\[{i}][/bold] {escape(t)}" for i, t in enumerate(texts, 1))
-            console.print(f"Choose: {buttons}")
+        if buttons:
+            shown = "  ".join(f"[bold]\\[{i}][/bold] {escape(t)}" for i, t in enumerate(texts, 1))
+            console.print(f"Choose: {shown}")
         prompt = f"[bold cyan]{escape(labels[seat])}[/bold cyan] (Enter = [bold]{escape(str(default))}[/bold]) > "
         text = _ask(console, prompt).strip()
         low = text.lower()
@@ -392,42 +187,52 @@ def _human_turn(console: Console, game: Game, seat: int, labels: Sequence[str]) 
             console.print("[yellow]You left the game.[/yellow]")
             raise _Left
         if low in ("help", "?"):
-            console.print(HELP)
+            console.print(pres.help_text)
             continue
         if low == "hint":
             console.print(f"Hint: [bold]{escape(str(default))}[/bold] (press Enter to take it)")
             continue
         if low in ("show", "hand"):
-            show_state(console, view, labels)
+            pres.show_state(console, view, labels)
             continue
         if low in ("legal", "moves"):
-            shown = texts[:60]
-            more = f" … and {len(texts) - 60} more" if len(texts) > 60 else ""
-            console.print("Legal: " + escape(" | ".join(shown)) + more)
+            console.print(pres.legal_text(game, legal))
             continue
-        action: Any
+        actions: list[Any]
         if not text:
-            action = default
-        elif setup and text.isdigit():
+            actions = [default]
+        elif buttons and text.isdigit():
             k = int(text)
             if not 1 <= k <= len(legal):
                 console.print(f"[red]choose a number from 1 to {len(legal)}[/red]")
                 continue
-            action = legal[k - 1]
+            actions = [legal[k - 1]]
         else:
-            action = text
+            try:
+                actions = pres.read_line(game, text)
+            except IllegalAction as e:
+                console.print(f"[red]{escape(str(e))}[/red]")
+                continue
+        done = 0
         try:
-            game.apply(action)
+            for action in actions:
+                game.apply(action)
+                done += 1
         except IllegalAction as e:
             console.print(f"[red]{escape(str(e))}[/red]")
-            continue
+            if not done:
+                continue
         return
 
 
-def _print_events(console: Console, game: Game, viewer: int | None, done: int, labels: Sequence[str]) -> int:
-    events = game.view(viewer).get("events") or []
+def _print_events(
+    console: Console, pres: Presenter, game: Game, viewer: int | None, done: int, labels: Sequence[str]
+) -> int:
+    events = pres.events(game.view(viewer))
     for e in events[done:]:
-        console.print(event_text(game.name, e, labels))
+        line = pres.event_text(e, labels)
+        if line is not None:
+            console.print(line)
     return len(events)
 
 
@@ -444,7 +249,11 @@ VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="Rule pr
 SeedOpt = Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the deal (and of the bots).")]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="A room option as key=value (repeatable), e.g. -o kao=true."),
+    typer.Option(
+        "--option",
+        "-o",
+        help="A room option as key=value (repeatable), e.g. -o kao=true, -o decks=3, -o min_triple_run=2.",
+    ),
 ]
 
 
@@ -468,26 +277,26 @@ def play(
     """Play one hand in the terminal against bots (type `help` at the prompt)."""
     console = _console()
     g = _new_game(game, seed, parse_options(option, variant))
+    pres = presenter(g.name)
     human: int | None = None if watch else seat
     if human is not None and not 0 <= human < g.num_players:
         _fail(f"--seat must be 0-{g.num_players - 1}")
     seat_bots = _make_bots(bots, g, human, g.seed)
     labels = _labels(g.num_players, human, seat_bots)
-    opts = getattr(g, "options", {}) or {}
     console.print(
-        f"[bold]{escape(TITLES.get(g.name, g.name))}[/bold] · seed {g.seed}"
-        + (f" · variant {escape(str(opts['variant']))}" if "variant" in opts else "")
+        f"[bold]{escape(pres.title)}[/bold] · seed {g.seed}"
+        + pres.intro(g, human)
         + (f" · you are seat {human}" if human is not None else " · watching")
         + ". Type [bold]help[/bold] for help."
     )
     done = 0
     try:
         while not g.is_over:
-            done = _print_events(console, g, human, done, labels)
+            done = _print_events(console, pres, g, human, done, labels)
             s = g.to_act
             assert s is not None
             if s == human:
-                _human_turn(console, g, s, labels)
+                _human_turn(console, pres, g, s, labels)
                 continue
             if delay > 0:
                 time.sleep(delay)
@@ -500,27 +309,87 @@ def play(
     except (_Left, KeyboardInterrupt):
         _save(console, g, save)
         return
-    _print_events(console, g, human, done, labels)
-    show_state(console, g.view(human), labels)
-    show_scores(console, g, labels)
+    _print_events(console, pres, g, human, done, labels)
+    pres.show_state(console, g.view(human), labels)
+    pres.show_scores(console, g, labels)
     if human is not None:
-        mine = g.scores[human]
-        word = "won" if mine > 0 else "lost" if mine < 0 else "broke even"
-        console.print(f"[bold]You {word}: {mine:+d} points.[/bold]")
+        console.print(pres.verdict(g, human))
     _save(console, g, save)
 
 
 # ---------------------------------------------------------------------------- simulate
-def _role_of_seat(view: Mapping[str, Any], s: int) -> str:
-    roles = view.get("roles") or []
-    role = roles[s] if s < len(roles) and roles[s] else f"seat {s}"
-    if role == "emperor" and view.get("solo"):
-        return "solo"
-    return str(role)
+class _Tally:
+    """Hands, wins and points of one role or team."""
+
+    def __init__(self) -> None:
+        self.n: dict[str, int] = defaultdict(int)
+        self.wins: dict[str, int] = defaultdict(int)
+        self.points: dict[str, int] = defaultdict(int)
+
+    def add(self, key: str, won: bool, points: int) -> None:
+        self.n[key] += 1
+        self.wins[key] += won
+        self.points[key] += points
+
+    def summary(self, order: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
+        keys = [k for k in order if k in self.n] + sorted(k for k in self.n if k not in order)
+        return {
+            k: {
+                "count": self.n[k],
+                "wins": self.wins[k],
+                "win_rate": rate(self.wins[k], self.n[k]),
+                "avg_points": rate(self.points[k], self.n[k]),
+            }
+            for k in keys
+        }
 
 
-def _rate(a: float, b: float) -> float:
-    return a / b if b else 0.0
+class _Counts:
+    """Legal-action counts: mean and max, overall and per kind of decision."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.n = 0
+        self.max = 0
+        self.kinds: dict[str, list[int]] = {}  # kind → [decisions, total, max]
+
+    def add(self, kind: str, k: int) -> None:
+        self.total += k
+        self.n += 1
+        self.max = max(self.max, k)
+        entry = self.kinds.setdefault(kind, [0, 0, 0])
+        entry[0] += 1
+        entry[1] += k
+        entry[2] = max(entry[2], k)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "avg": rate(self.total, self.n),
+            "max": self.max,
+            "by_kind": {
+                kind: {"decisions": d, "avg": rate(t, d), "max": m} for kind, (d, t, m) in self.kinds.items()
+            },
+        }
+
+
+def _decision_kind(g: Game) -> str:
+    """``lead`` or ``follow`` during play, else the phase (``deal``, ``bury``, ``setup`` …)."""
+    phase = g.phase
+    if phase != "play":
+        return phase
+    is_leading = getattr(g, "is_leading", None)
+    if is_leading is None:
+        return phase
+    return "lead" if is_leading() else "follow"
+
+
+def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> Table:
+    t = Table(title=title, box=None, pad_edge=False)
+    for i, col in enumerate(columns):
+        t.add_column(col, justify="left" if i < left else "right")
+    for row in rows:
+        t.add_row(*row)
+    return t
 
 
 @app.command()
@@ -542,14 +411,16 @@ def simulate(
         seed = random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
     g = _new_game(game, rng.randrange(2**62), opts)
+    pres = presenter(g.name)
     seat_bots = _make_bots(bots, g, None, rng.randrange(2**62))
     players = g.num_players
-    role_n: dict[str, int] = defaultdict(int)
-    role_wins: dict[str, int] = defaultdict(int)
-    role_points: dict[str, int] = defaultdict(int)
+    roles, teams = _Tally(), _Tally()
+    stats = pres.hand_stats()
     seat_points = [0] * players
     seat_wins = [0] * players
-    decisions = plays = legal_total = legal_max = 0
+    decisions = plays = 0
+    by_phase: dict[str, int] = defaultdict(int)
+    legal_counts = _Counts()
     start = time.perf_counter()
     progress = Progress(
         TextColumn("simulating"),
@@ -570,88 +441,108 @@ def simulate(
                 s = g.to_act
                 assert s is not None
                 legal = g.legal_actions()
-                k = len(legal)
-                legal_total += k
-                legal_max = max(legal_max, k)
-                in_play = g.phase == "play"
+                phase = g.phase
+                legal_counts.add(_decision_kind(g), len(legal))
                 action = seat_bots[s].act(LazyView(g, s), legal)
                 try:
                     g.apply(action)
                 except IllegalAction as e:
                     _fail(f"bot {seat_bots[s].name} at seat {s} chose an illegal action {action}: {e}", code=1)
                 decisions += 1
-                if in_play and str(action) not in NON_PLAYS:
+                by_phase[phase] += 1
+                if phase == "play" and str(action) not in pres.non_plays:
                     plays += 1
-            view = g.view(None)
+            seat_roles, won = pres.outcome(g)
+            seat_teams = pres.teams(g)
             for s, pts in enumerate(g.scores):
-                role = _role_of_seat(view, s)
-                role_n[role] += 1
-                role_points[role] += pts
+                roles.add(seat_roles[s], won[s], pts)
+                if seat_teams is not None:
+                    teams.add(seat_teams[s], won[s], pts)
                 seat_points[s] += pts
-                if pts > 0:
-                    role_wins[role] += 1
-                    seat_wins[s] += 1
+                seat_wins[s] += won[s]
+            stats.add(g)
             progress.advance(task)
     seconds = time.perf_counter() - start
-    order = [r for r in ROLE_ORDER if r in role_n] + sorted(r for r in role_n if r not in ROLE_ORDER)
-    roles = {
-        r: {
-            "count": role_n[r],
-            "wins": role_wins[r],
-            "win_rate": _rate(role_wins[r], role_n[r]),
-            "avg_points": _rate(role_points[r], role_n[r]),
-        }
-        for r in order
-    }
     result: dict[str, Any] = {
         "game": g.name,
         "hands": n,
         "seed": seed,
         "options": opts,
         "bots": [seat_bots[s].name for s in range(players)],
-        "roles": roles,
-        "seats": [
-            {
-                "seat": s,
-                "bot": seat_bots[s].name,
-                "win_rate": _rate(seat_wins[s], n),
-                "avg_points": _rate(seat_points[s], n),
-            }
-            for s in range(players)
-        ],
-        "decisions_per_hand": _rate(decisions, n),
-        "plays_per_hand": _rate(plays, n),
-        "legal_actions": {"avg": _rate(legal_total, decisions), "max": legal_max},
-        "seconds": seconds,
-        "hands_per_second": _rate(n, seconds),
+        "roles": roles.summary(pres.role_order),
     }
-    title = TITLES.get(g.name, g.name)
-    console.print(f"[bold]{escape(title)}[/bold] · {n} hands · seed {seed} · bots {escape(', '.join(result['bots']))}")
-    t = Table(title="By role", box=None, pad_edge=False)
-    for col in ("Role", "Seats", "Win rate", "Avg points"):
-        t.add_column(col, justify="left" if col == "Role" else "right")
-    for r, d in roles.items():
-        t.add_row(escape(ROLES.get(r, r)), str(d["count"]), f"{d['win_rate']:.1%}", f"{d['avg_points']:+.2f}")
-    console.print(t)
-    t = Table(title="By seat", box=None, pad_edge=False)
-    for col in ("Seat", "Bot", "Win rate", "Avg points"):
-        t.add_column(col, justify="left" if col in ("Seat", "Bot") else "right")
-    for d in result["seats"]:
-        t.add_row(str(d["seat"]), escape(d["bot"]), f"{d['win_rate']:.1%}", f"{d['avg_points']:+.2f}")
-    console.print(t)
+    team_names = pres.team_names()
+    if teams.n:
+        result["teams"] = teams.summary(tuple(team_names))
+    result["seats"] = [
+        {"seat": s, "bot": seat_bots[s].name, "win_rate": rate(seat_wins[s], n), "avg_points": rate(seat_points[s], n)}
+        for s in range(players)
+    ]
+    extra = stats.summary(n)
+    if extra:
+        result[g.name] = extra
+    result.update(
+        {
+            "decisions_per_hand": rate(decisions, n),
+            "decisions_by_phase": {p: rate(k, n) for p, k in by_phase.items()},
+            "plays_per_hand": rate(plays, n),
+            "legal_actions": legal_counts.summary(),
+            "seconds": seconds,
+            "hands_per_second": rate(n, seconds),
+        }
+    )
+    _print_simulation(console, pres, stats, result)
+    if json_file is not None:
+        json_file.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        console.print(f"Wrote {escape(str(json_file))}.")
+
+
+def _print_simulation(console: Console, pres: Presenter, stats: Any, result: Mapping[str, Any]) -> None:
+    console.print(
+        f"[bold]{escape(pres.title)}[/bold] · {result['hands']} hands · seed {result['seed']} · "
+        f"bots {escape(', '.join(result['bots']))}"
+    )
+    cols = ("Win rate", "Avg points")
+
+    def rows(d: Mapping[str, Mapping[str, Any]], names: Mapping[str, str]) -> list[list[str]]:
+        return [
+            [escape(names.get(r, r)), str(v["count"]), f"{v['win_rate']:.1%}", f"{v['avg_points']:+.2f}"]
+            for r, v in d.items()
+        ]
+
+    console.print(_table("By role", ("Role", "Seats", *cols), rows(result["roles"], pres.roles)))
+    if "teams" in result:
+        console.print(_table("By team", ("Team", "Seats", *cols), rows(result["teams"], pres.team_names())))
+    seat_rows = [
+        [str(d["seat"]), escape(d["bot"]), f"{d['win_rate']:.1%}", f"{d['avg_points']:+.2f}"] for d in result["seats"]
+    ]
+    console.print(_table("By seat", ("Seat", "Bot", *cols), seat_rows, left=2))
+    extra = result.get(result["game"])
+    if extra:
+        t = Table(title=stats.title, box=None, pad_edge=False, show_header=False)
+        t.add_column("what")
+        t.add_column("value", justify="right")
+        for label, value in stats.rows(extra):
+            t.add_row(escape(label), escape(value))
+        console.print(t)
     t = Table(title="Hands", box=None, pad_edge=False, show_header=False)
     t.add_column("what")
     t.add_column("value", justify="right")
     t.add_row("decisions per hand", f"{result['decisions_per_hand']:.1f}")
+    if len(result["decisions_by_phase"]) > 1:
+        for phase, k in result["decisions_by_phase"].items():
+            t.add_row(f"  of which {escape(phase)}", f"{k:.1f}")
     t.add_row("plays per hand (cards put down)", f"{result['plays_per_hand']:.1f}")
-    t.add_row("legal actions per decision (avg)", f"{result['legal_actions']['avg']:.1f}")
-    t.add_row("legal actions per decision (max)", str(legal_max))
+    legal = result["legal_actions"]
+    t.add_row("legal actions per decision (avg)", f"{legal['avg']:.1f}")
+    t.add_row("legal actions per decision (max)", f"{legal['max']:,}")
+    kinds = legal["by_kind"]
+    if len(kinds) > 1:
+        for kind, d in kinds.items():
+            t.add_row(f"  at {escape(kind)} (avg / max)", f"{d['avg']:,.1f} / {d['max']:,}")
     t.add_row("hands per second", f"{result['hands_per_second']:.1f}")
-    t.add_row("time", f"{seconds:.2f} s")
+    t.add_row("time", f"{result['seconds']:.2f} s")
     console.print(t)
-    if json_file is not None:
-        json_file.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        console.print(f"Wrote {escape(str(json_file))}.")
 
 
 # ---------------------------------------------------------------------------- replay
@@ -675,42 +566,57 @@ def replay(
         g = paiju.replay({**record, "actions": []})
     except IllegalAction as e:
         _fail(str(e), code=1)
+    pres = presenter(g.name)
     labels = [f"Seat {s}" for s in range(g.num_players)]
-    opts = getattr(g, "options", {}) or {}
+    actions = record["actions"]
     console.print(
-        f"[bold]{escape(TITLES.get(g.name, g.name))}[/bold] · seed {g.seed}"
-        + (f" · variant {escape(str(opts['variant']))}" if "variant" in opts else "")
-        + f" · {len(record['actions'])} actions"
+        f"[bold]{escape(pres.title)}[/bold] · seed {g.seed}" + pres.intro(g, None) + f" · {len(actions)} actions"
     )
     if hands:
-        for s in range(g.num_players):
-            console.print(f"{labels[s]}: {escape(hand_text(g.name, [str(c) for c in g.hand(s)]))}")
+        pres.show_deal(console, record, labels)
+    width = len(str(len(actions)))
     done = 0
-    width = len(str(len(record["actions"])))
-    for i, text in enumerate(record["actions"], 1):
+    folded: list[Any] = []  # [first index, last index, step, action] of quiet actions in a row
+
+    def flush() -> None:
+        if folded:
+            first, last, step, text = folded
+            span = f"#{first}" if first == last else f"#{first}–{last}"
+            console.print(f"{span:<{width + 1}} {'':7} {step:8} [dim]{last - first + 1} × {escape(text)}[/dim]")
+            folded.clear()
+
+    for i, text in enumerate(actions, 1):
         view = g.view(None)
         seat = g.to_act
-        step = view.get("step", g.phase)
+        step = str(view.get("step", g.phase))
         g.apply(text)
-        events = g.view(None).get("events") or []
-        mine = [e for e in events[done:] if "action" in e]
-        cards = mine[0].get("cards") if mine else None
-        tail = f"  [dim]({escape(str(cards))})[/dim]" if cards and cards != text else ""
-        console.print(
-            f"#{i:<{width}} {labels[seat] if seat is not None else '?':7} {step:8} [bold]{escape(text)}[/bold]{tail}"
-        )
-        for event in events[done:]:
-            if "action" not in event and event.get("event") != "deal":
-                console.print("      " + event_text(g.name, event, labels))
+        events = pres.events(g.view(None))
+        new = events[done:]
         done = len(events)
+        if pres.quiet(step, text):
+            if folded and folded[3] == text and folded[2] == step:
+                folded[1] = i
+            else:
+                flush()
+                folded.extend([i, i, step, text])
+        else:
+            flush()
+            mine = [e for e in new if "action" in e]
+            tail = pres.replay_note(mine[0] if mine else None, text)
+            who = labels[seat] if seat is not None else "?"
+            console.print(f"#{i:<{width}} {who:7} {step:8} [bold]{escape(text)}[/bold]{tail}")
+        shown = [e for e in new if "action" not in e and e.get("event") != "deal"]
+        if shown:
+            flush()
+        for event in shown:
+            line = pres.event_text(event, labels)
+            if line is not None:
+                console.print("      " + line)
+    flush()
     if g.is_over:
-        show_scores(console, g, labels)
+        pres.show_scores(console, g, labels)
     else:
         console.print("[yellow]The record ends before the hand is over.[/yellow]")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    app()
 
 
 @app.command()
@@ -725,3 +631,7 @@ def serve(
     from paiju.server.app import serve as run_server
 
     run_server(host=host, port=port, db=db, bot_delay=bot_delay, rate=rate)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -52,7 +52,11 @@ class SeatFromView:
         return self._legal
 
     def is_leading(self) -> bool:
-        return bool(self._view.get("leading"))
+        v = self._view
+        if "leading" in v:
+            return bool(v["leading"])
+        # a view without the key (Shuangkou's): the seat leads when there is no play to beat
+        return v.get("phase") == "play" and v.get("last_play") is None
 
     @property
     def order(self) -> Any:
