@@ -1,12 +1,17 @@
-"""Engine benchmark: how fast the Baohuang rules engine plays, per preset and toggle set.
+"""Engine benchmark: how fast the rules engines play — 保皇 Baohuang per preset and toggle
+set, 升级 Shengji for 1, 2 and 3 packs, 双扣 Shuangkou.
 
-Run ``make bench`` or ``.venv/bin/python benchmarks/engine.py`` (``--quick`` for short
-runs, ``--markdown`` for tables ready for docs, ``--json FILE`` to keep the numbers; see
-``docs/benchmarks.md``). Every figure is the median of several runs timed with the
-process's CPU time (``--clock wall`` for wall-clock time); the process is pinned to one
-core when the OS allows it. This is a measurement script, not a test: it asserts nothing.
+Run ``make bench`` or ``.venv/bin/python benchmarks/engine.py`` (``--games shengji,shuangkou``
+for some games only, ``--quick`` for short runs, ``--markdown`` for tables ready for docs,
+``--json FILE`` to keep the numbers; see ``docs/benchmarks.md``). Every figure is the median
+of several runs timed with the process's CPU time (``--clock wall`` for wall-clock time);
+the process is pinned to one core when the OS allows it. This is a measurement script, not
+a test: it asserts nothing.
 
-What is measured, per configuration:
+This script is the one entry point; Shengji and Shuangkou are measured by the functions of
+``engine_shengji.py`` and ``engine_shuangkou.py`` beside it (each also runs on its own).
+
+What is measured for Baohuang, per configuration:
 
 - random playout: ``new_game`` (dealing included), then ``la = g.legal_actions();
   g.apply(la[rng.randrange(len(la))])`` until the hand is over → hands/s, decisions/s
@@ -16,6 +21,13 @@ What is measured, per configuration:
   scanning random games — the call alone, and the call plus iterating over every action;
 - ``apply`` (a legal action object, checks included), ``view(seat)``, ``clone()``,
   ``new_game`` and ``paiju.replay(record)`` of a whole hand.
+
+For Shengji, per number of packs (``engine_shengji.bench``): random playout (leads draw a
+random index into the lazy sequence of every multiset of one suit, so most random leads
+are throws 甩牌), the same with the 托管 policy, and ``legal_actions()`` at leads; plus,
+here, how many random leads were throws and how many of those failed. For Shuangkou
+(``engine_shuangkou.random_playout`` and ``legal_actions_cost``): random playout, and
+``legal_actions()``, ``apply``, ``clone``, ``view`` at positions of random hands.
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ from __future__ import annotations
 import argparse
 import gc
 import heapq
+import importlib.util
 import json
 import os
 import platform
@@ -32,12 +45,19 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import paiju
 
 TARGET_DECISIONS_PER_S = 30_000
 """The issue's target: Baohuang ``standard`` random play on one core."""
+TARGET_SHENGJI_HANDS_PER_S = 250
+"""Shengji, 2 packs, random play with throws among the leader's choices, one core."""
+TARGET_SHUANGKOU_DECISIONS_PER_S = 30_000
+"""Shuangkou random play, one core."""
+GAMES = ("baohuang", "shengji", "shuangkou")
 
 CONFIGS: dict[str, dict[str, Any]] = {
     "standard": {"variant": "standard"},
@@ -64,13 +84,33 @@ class Budget:
     timed_hands: int = 40  # hands (of those scanned) re-dealt for apply, new_game and replay
     top_follows: int = 20  # how many of the largest follows (and leads) are kept
     sample_positions: int = 150
+    cost_hands: int = 30  # Shuangkou: random hands the per-call positions come from
+    throw_hands: int = 200  # Shengji: random hands scanned for throws
 
 
 FULL = Budget()
 QUICK = Budget(
-    repeats=3, playout_s=0.25, micro_s=0.03, scan_hands=30, timed_hands=10, top_follows=10, sample_positions=40
+    repeats=3,
+    playout_s=0.25,
+    micro_s=0.03,
+    scan_hands=30,
+    timed_hands=10,
+    top_follows=10,
+    sample_positions=40,
+    cost_hands=10,
+    throw_hands=40,
 )
-TINY = Budget(repeats=1, playout_s=0.02, micro_s=0.002, scan_hands=2, timed_hands=2, top_follows=3, sample_positions=5)
+TINY = Budget(
+    repeats=1,
+    playout_s=0.02,
+    micro_s=0.002,
+    scan_hands=2,
+    timed_hands=2,
+    top_follows=3,
+    sample_positions=5,
+    cost_hands=2,
+    throw_hands=2,
+)
 
 
 # ---------------------------------------------------------------------------- machine
@@ -166,7 +206,7 @@ def collect_positions(options: dict[str, Any], budget: Budget, seed: int = 2024)
 
     for _ in range(budget.scan_hands):
         hand_seed = rng.randrange(2**62)
-        g = paiju.new_game("baohuang", seed=hand_seed, **options)
+        g: Any = paiju.new_game("baohuang", seed=hand_seed, **options)
         while g.to_act is not None:
             la = g.legal_actions()
             reservoir("any", pos.anywhere, g)
@@ -192,8 +232,11 @@ Runs stop after a budget of wall time either way."""
 
 
 def use_clock(name: str) -> None:
+    """Time with ``name`` here and in the Shengji and Shuangkou scripts."""
     global clock
     clock = CLOCKS[name]
+    for script in ("engine_shengji", "engine_shuangkou"):
+        setattr(sibling(script), "clock", clock)  # noqa: B010 (a module attribute mypy cannot see)
 
 
 def measure(run_pass: Callable[[], tuple[int, float]], seconds: float, repeats: int) -> list[float]:
@@ -384,6 +427,156 @@ def run_benchmarks(configs: Sequence[str], budget: Budget, log: Callable[[str], 
     return [bench_config(name, CONFIGS[name], budget, log) for name in configs]
 
 
+# ---------------------------------------------------------------------------- Shengji, Shuangkou
+def sibling(name: str) -> ModuleType:
+    """A benchmark script beside this one (``benchmarks/`` is not a package), loaded once."""
+    key = f"paiju_benchmarks_{name}"
+    module = sys.modules.get(key)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module  # dataclasses look their module up by name
+        spec.loader.exec_module(module)
+    return module
+
+
+class CpuShare:
+    """CPU time over wall time of a block: well below 1, something else used the core."""
+
+    def __enter__(self) -> CpuShare:
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        wall = time.perf_counter() - self._wall
+        self.share = (time.process_time() - self._cpu) / wall if wall > 0 else float("nan")
+
+
+def throw_stats(decks: int, hands: int, seed: int = 11) -> dict[str, float]:
+    """Random play as in the playout: of the leads, how many were throws 甩牌 (several
+    units of one suit), and how many of those failed (were cut to one unit)."""
+    from paiju.shengji.trump import card_id
+    from paiju.shengji.units import counts_of, decompose
+
+    rng = random.Random(seed)
+    leads = throws = failed = 0
+    for _ in range(hands):
+        g: Any = paiju.new_game("shengji", seed=rng.randrange(2**62), decks=decks)
+        while g.to_act is not None:
+            la = g.legal_actions()
+            g.apply(la[rng.randrange(len(la))])
+        t = g.order
+        for trick in g.tricks:
+            leads += 1
+            if trick.get("failed_throw"):
+                throws += 1
+                failed += 1
+            elif len(decompose(counts_of(card_id(c) for c in paiju.parse_cards(trick["plays"][0]["cards"])), t)) > 1:
+                throws += 1
+    return {
+        "leads_per_hand": leads / hands,
+        "throw_share": throws / leads if leads else 0.0,
+        "failed_share": failed / throws if throws else 0.0,
+    }
+
+
+@dataclass
+class ShengjiResult:
+    """Medians for one number of packs (``engine_shengji.Result``, plus throws and CPU share)."""
+
+    decks: int
+    hands_per_s: float
+    decisions_per_s: float
+    decisions_per_hand: float
+    us_per_decision: float
+    hosted_hands_per_s: float
+    lead_len: float  # mean length of the leader's lazy sequence of plays
+    lead_us: float  # legal_actions() at a lead, wall-clock µs per call
+    leads_per_hand: float
+    throw_share: float  # random leads that were throws
+    failed_share: float  # throws that failed
+    cpu_share: float
+    runs: dict[str, list[float]] = field(default_factory=dict)
+
+
+def bench_shengji(
+    decks_list: Sequence[int], budget: Budget, log: Callable[[str], None] = lambda s: None
+) -> list[ShengjiResult]:
+    module = sibling("engine_shengji")
+    out = []
+    for decks in decks_list:
+        log(f"shengji {decks} pack(s): {budget.repeats} × {budget.playout_s:g} s random + hosted playouts")
+        with CpuShare() as share:
+            r = module.bench(decks, budget.repeats, budget.playout_s)
+        throws = throw_stats(decks, budget.throw_hands)
+        out.append(
+            ShengjiResult(
+                decks=decks,
+                hands_per_s=r.hands_per_s,
+                decisions_per_s=r.decisions_per_s,
+                decisions_per_hand=r.decisions_per_hand,
+                us_per_decision=1e6 / r.decisions_per_s,
+                hosted_hands_per_s=r.hosted_hands_per_s,
+                lead_len=r.lead_len,
+                lead_us=r.lead_us,
+                cpu_share=share.share,
+                runs=r.runs,
+                **throws,
+            )
+        )
+    return out
+
+
+@dataclass
+class ShuangkouResult:
+    """Medians of ``engine_shuangkou.random_playout`` and ``legal_actions_cost`` runs."""
+
+    config: str  # the room options measured ("defaults")
+    options: dict[str, Any]
+    hands_per_s: float
+    decisions_per_s: float
+    decisions_per_hand: float
+    us_per_decision: float
+    lead_n: float
+    lead_max: float
+    lead_us: float
+    lead_iter_us: float
+    follow_n: float
+    follow_max: float
+    follow_us: float
+    apply_us: float
+    clone_us: float
+    view_us: float
+    cpu_share: float
+    runs: dict[str, list[dict[str, float]]] = field(default_factory=dict)
+
+
+def bench_shuangkou(
+    budget: Budget, options: dict[str, Any] | None = None, log: Callable[[str], None] = lambda s: None
+) -> ShuangkouResult:
+    module = sibling("engine_shuangkou")
+    opts = dict(options or {})
+    med = statistics.median
+    log(f"shuangkou: {budget.repeats} × {budget.playout_s:g} s random playout, then per-call costs")
+    with CpuShare() as share:
+        plays = [module.random_playout(budget.playout_s, **opts) for _ in range(budget.repeats)]
+    costs = [module.legal_actions_cost(budget.micro_s, budget.cost_hands, **opts) for _ in range(budget.repeats)]
+    play = {k: med(r[k] for r in plays) for k in plays[0]}
+    cost = {k: med(r[k] for r in costs) for k in costs[0]}
+    return ShuangkouResult(
+        config=",".join(f"{k}={v}" for k, v in opts.items()) or "defaults",
+        options=opts,
+        hands_per_s=play["hands_per_s"],
+        decisions_per_s=play["decisions_per_s"],
+        decisions_per_hand=play["decisions_per_hand"],
+        us_per_decision=play["us_per_decision"],
+        cpu_share=share.share,
+        runs={"playout": plays, "cost": costs},
+        **{k: cost[k] for k in cost},
+    )
+
+
 # ---------------------------------------------------------------------------- output
 THROUGHPUT_COLUMNS = [
     ("config", "config", "{}"),
@@ -413,11 +606,42 @@ LEGAL_COLUMNS = [
 ]
 
 
-def _rows(results: Sequence[Result], columns: list[tuple[str, str, str]]) -> list[list[str]]:
+SHENGJI_COLUMNS = [
+    ("packs", "decks", "{}"),
+    ("hands/s", "hands_per_s", "{:,.0f}"),
+    ("decisions/s", "decisions_per_s", "{:,.0f}"),
+    ("decisions/hand", "decisions_per_hand", "{:,.0f}"),
+    ("µs/decision", "us_per_decision", "{:.1f}"),
+    ("hosted hands/s", "hosted_hands_per_s", "{:,.0f}"),
+    ("lead n", "lead_len", "{:,.0f}"),
+    ("lead µs", "lead_us", "{:.1f}"),
+    ("throws/lead", "throw_share", "{:.0%}"),
+    ("failed/throw", "failed_share", "{:.0%}"),
+    ("CPU share", "cpu_share", "{:.0%}"),
+]
+SHUANGKOU_COLUMNS = [
+    ("options", "config", "{}"),
+    ("hands/s", "hands_per_s", "{:,.0f}"),
+    ("decisions/s", "decisions_per_s", "{:,.0f}"),
+    ("decisions/hand", "decisions_per_hand", "{:,.0f}"),
+    ("µs/decision", "us_per_decision", "{:.2f}"),
+    ("lead n", "lead_n", "{:.1f}"),
+    ("lead µs", "lead_us", "{:.2f}"),
+    ("lead+iter µs", "lead_iter_us", "{:.2f}"),
+    ("follow n", "follow_n", "{:.1f}"),
+    ("follow µs", "follow_us", "{:.2f}"),
+    ("apply µs", "apply_us", "{:.2f}"),
+    ("clone µs", "clone_us", "{:.1f}"),
+    ("view µs", "view_us", "{:.1f}"),
+    ("CPU share", "cpu_share", "{:.0%}"),
+]
+
+
+def _rows(results: Sequence[Any], columns: list[tuple[str, str, str]]) -> list[list[str]]:
     return [[fmt.format(getattr(r, attr)) for _, attr, fmt in columns] for r in results]
 
 
-def markdown_table(results: Sequence[Result], columns: list[tuple[str, str, str]]) -> str:
+def markdown_table(results: Sequence[Any], columns: list[tuple[str, str, str]]) -> str:
     head = [title for title, _, _ in columns]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in _rows(results, columns)]
@@ -435,11 +659,77 @@ def clock_name() -> str:
     return "process CPU time" if clock is time.process_time else "wall-clock time"
 
 
-def budget_line(budget: Budget) -> str:
+def budget_line(budget: Budget, games: Sequence[str] = ("baohuang",)) -> str:
+    where = []
+    if "baohuang" in games:
+        where.append(f"Baohuang positions from {budget.scan_hands} random hands per configuration")
+    if "shengji" in games:
+        where.append(f"Shengji throws counted over {budget.throw_hands} random hands per number of packs")
+    if "shuangkou" in games:
+        where.append(f"Shuangkou positions from {budget.cost_hands} random hands")
     return (
         f"{clock_name()}, medians of {budget.repeats} runs ({budget.playout_s:g} s per playout run, "
-        f"{budget.micro_s:g} s per per-call run; positions from {budget.scan_hands} random hands per configuration)"
+        f"{budget.micro_s:g} s per per-call run; {'; '.join(where)})"
     )
+
+
+def shengji_target_line(results: Sequence[ShengjiResult]) -> str | None:
+    two = next((r for r in results if r.decks == 2), None)
+    if two is None:
+        return None
+    met = "met" if two.hands_per_s >= TARGET_SHENGJI_HANDS_PER_S else "NOT met"
+    return (
+        f"target: ≥ {TARGET_SHENGJI_HANDS_PER_S} hands/s for Shengji with 2 packs, random play with throws "
+        f"among the leader's choices, one core — {two.hands_per_s:,.0f} "
+        f"({two.hands_per_s / TARGET_SHENGJI_HANDS_PER_S:.1f}×): {met}"
+    )
+
+
+def shuangkou_target_line(result: ShuangkouResult | None) -> str | None:
+    if result is None:
+        return None
+    d = result.decisions_per_s
+    met = "met" if d >= TARGET_SHUANGKOU_DECISIONS_PER_S else "NOT met"
+    return (
+        f"target: ≥ {TARGET_SHUANGKOU_DECISIONS_PER_S:,} decisions/s for Shuangkou random play on one core — "
+        f"{d:,.0f} ({d / TARGET_SHUANGKOU_DECISIONS_PER_S:.1f}×): {met}"
+    )
+
+
+Columns = list[tuple[str, str, str]]
+TableSpec = tuple[str, Sequence[Any], Columns]
+Section = tuple[str, list[TableSpec], str | None]
+
+
+@dataclass
+class Report:
+    """Everything one run measured, per game (empty for the games not asked for)."""
+
+    baohuang: list[Result] = field(default_factory=list)
+    shengji: list[ShengjiResult] = field(default_factory=list)
+    shuangkou: ShuangkouResult | None = None
+
+    @property
+    def games(self) -> list[str]:
+        return [g for g, got in zip(GAMES, (self.baohuang, self.shengji, self.shuangkou)) if got]
+
+    def sections(self) -> list[Section]:
+        """Per game measured: (heading, [(table title, rows, columns)], target line)."""
+        out: list[Section] = []
+        tables: list[TableSpec]
+        if self.baohuang:
+            tables = [
+                ("Random playout and per-call costs", self.baohuang, THROUGHPUT_COLUMNS),
+                ("legal_actions() per call (n = number of legal actions)", self.baohuang, LEGAL_COLUMNS),
+            ]
+            out.append(("保皇 Baohuang", tables, target_line(self.baohuang)))
+        if self.shengji:
+            tables = [("Random playout per number of packs", self.shengji, SHENGJI_COLUMNS)]
+            out.append(("升级 Shengji", tables, shengji_target_line(self.shengji)))
+        if self.shuangkou is not None:
+            tables = [("Random playout and per-call costs", [self.shuangkou], SHUANGKOU_COLUMNS)]
+            out.append(("双扣 Shuangkou", tables, shuangkou_target_line(self.shuangkou)))
+        return out
 
 
 def target_line(results: Sequence[Result]) -> str | None:
@@ -453,52 +743,65 @@ def target_line(results: Sequence[Result]) -> str | None:
     )
 
 
-def print_markdown(results: Sequence[Result], info: dict[str, Any], pinning: str, budget: Budget) -> None:
+def _as_report(results: Sequence[Result] | Report) -> Report:
+    return results if isinstance(results, Report) else Report(baohuang=list(results))
+
+
+def print_markdown(results: Sequence[Result] | Report, info: dict[str, Any], pinning: str, budget: Budget) -> None:
+    report = _as_report(results)
     print(f"Machine: {machine_line(info, pinning)}.")
-    print(f"{budget_line(budget)}.\n")
-    print(markdown_table(results, THROUGHPUT_COLUMNS))
-    print()
-    print(markdown_table(results, LEGAL_COLUMNS))
-    line = target_line(results)
-    if line:
-        print(f"\n{line}")
+    print(f"{budget_line(budget, report.games)}.")
+    for heading, tables, line in report.sections():
+        print(f"\n### {heading}")
+        for _, rows, columns in tables:
+            print()
+            print(markdown_table(rows, columns))
+        if line:
+            print(f"\n{line}")
 
 
-def print_tables(results: Sequence[Result], info: dict[str, Any], pinning: str, budget: Budget) -> None:
-    titles = ("Random playout and per-call costs", "legal_actions() per call (n = number of legal actions)")
+def print_tables(results: Sequence[Result] | Report, info: dict[str, Any], pinning: str, budget: Budget) -> None:
+    report = _as_report(results)
     try:
         from rich.console import Console
         from rich.table import Table
     except ImportError:  # plain text
         print(f"machine: {machine_line(info, pinning)}")
-        for title, columns in zip(titles, (THROUGHPUT_COLUMNS, LEGAL_COLUMNS)):
-            print(f"\n{title}")
-            rows = [[t for t, _, _ in columns], *_rows(results, columns)]
-            widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]
-            for row in rows:
-                cells = (cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-                print("  ".join(cells))
-        line = target_line(results)
-        if line:
-            print(f"\n{line}")
+        for heading, tables, line in report.sections():
+            for title, results_, columns in tables:
+                print(f"\n{heading} · {title}")
+                rows = [[t for t, _, _ in columns], *_rows(results_, columns)]
+                widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]
+                for row in rows:
+                    cells = (
+                        cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))
+                    )
+                    print("  ".join(cells))
+            if line:
+                print(f"\n{line}")
         return
     console = Console() if sys.stdout.isatty() else Console(width=200)  # no wrapping when piped
     console.print(f"[bold]machine[/]: {machine_line(info, pinning)}")
-    console.print(budget_line(budget))
-    for title, columns in zip(titles, (THROUGHPUT_COLUMNS, LEGAL_COLUMNS)):
-        table = Table(title=title)
-        for i, (t, _, _) in enumerate(columns):
-            table.add_column(t, justify="left" if i == 0 else "right")
-        for row in _rows(results, columns):
-            table.add_row(*row)
-        console.print(table)
-    line = target_line(results)
-    if line:
-        console.print(line)
+    console.print(budget_line(budget, report.games))
+    for heading, tables, line in report.sections():
+        for title, results_, columns in tables:
+            table = Table(title=f"{heading} · {title}")
+            for i, (t, _, _) in enumerate(columns):
+                table.add_column(t, justify="left" if i == 0 else "right")
+            for row in _rows(results_, columns):
+                table.add_row(*row)
+            console.print(table)
+        if line:
+            console.print(line)
 
 
-def to_json(results: Sequence[Result], info: dict[str, Any], pinning: str, budget: Budget) -> dict[str, Any]:
-    std = next((r for r in results if r.config == "standard"), None)
+def to_json(results: Sequence[Result] | Report, info: dict[str, Any], pinning: str, budget: Budget) -> dict[str, Any]:
+    """Every figure. ``target`` and ``results`` are Baohuang's (as before); ``games`` has
+    Shengji and Shuangkou, ``targets`` every game's target."""
+    report = _as_report(results)
+    std = next((r for r in report.baohuang if r.config == "standard"), None)
+    two = next((r for r in report.shengji if r.decks == 2), None)
+    sk = report.shuangkou
     return {
         "machine": info,
         "pinning": pinning,
@@ -510,18 +813,65 @@ def to_json(results: Sequence[Result], info: dict[str, Any], pinning: str, budge
             "measured": std.decisions_per_s if std else None,
             "met": (std.decisions_per_s >= TARGET_DECISIONS_PER_S) if std else None,
         },
-        "results": [asdict(r) for r in results],
+        "results": [asdict(r) for r in report.baohuang],
+        "games": {
+            "shengji": [asdict(r) for r in report.shengji],
+            "shuangkou": asdict(sk) if sk is not None else None,
+        },
+        "targets": {
+            "baohuang": {
+                "decisions_per_s": TARGET_DECISIONS_PER_S,
+                "measured": std.decisions_per_s if std else None,
+                "met": (std.decisions_per_s >= TARGET_DECISIONS_PER_S) if std else None,
+            },
+            "shengji": {
+                "hands_per_s": TARGET_SHENGJI_HANDS_PER_S,
+                "decks": 2,
+                "measured": two.hands_per_s if two else None,
+                "met": (two.hands_per_s >= TARGET_SHENGJI_HANDS_PER_S) if two else None,
+            },
+            "shuangkou": {
+                "decisions_per_s": TARGET_SHUANGKOU_DECISIONS_PER_S,
+                "measured": sk.decisions_per_s if sk else None,
+                "met": (sk.decisions_per_s >= TARGET_SHUANGKOU_DECISIONS_PER_S) if sk else None,
+            },
+        },
     }
 
 
 # ---------------------------------------------------------------------------- main
-def main(argv: Sequence[str] | None = None) -> list[Result]:
+def _games(text: str) -> list[str]:
+    games = [g.strip() for g in text.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown or not games:
+        raise argparse.ArgumentTypeError(f"games are {','.join(GAMES)}, not {text!r}")
+    return games
+
+
+def _decks(text: str) -> list[int]:
+    try:
+        decks = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        decks = []
+    if not decks or any(d not in (1, 2, 3) for d in decks):
+        raise argparse.ArgumentTypeError(f"packs are 1, 2 or 3 (comma-separated), not {text!r}")
+    return decks
+
+
+def run(argv: Sequence[str] | None = None) -> Report:
+    """Parse the arguments, measure, print (and write the JSON); return every result."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument(
+        "--games",
+        type=_games,
+        help=f"comma-separated games to measure (default: {','.join(GAMES)}; only baohuang when --configs is given)",
+    )
     ap.add_argument("--quick", action="store_true", help="short runs (figures are rough)")
     ap.add_argument("--smoke", action="store_true", help="tiny runs that only check that the script works")
     ap.add_argument("--json", metavar="FILE", help="also write every figure (and the raw runs) to FILE")
     ap.add_argument("--markdown", action="store_true", help="print markdown tables ready for docs")
-    ap.add_argument("--configs", nargs="+", choices=list(CONFIGS), default=list(CONFIGS), help="default: all")
+    ap.add_argument("--configs", nargs="+", choices=list(CONFIGS), help="Baohuang configurations (default: all)")
+    ap.add_argument("--decks", type=_decks, default=[1, 2, 3], help="Shengji: comma-separated packs (default 1,2,3)")
     ap.add_argument("--repeats", type=int, help="timed runs per figure (default 5, --quick 3)")
     ap.add_argument("--seconds", type=float, help="seconds per random-playout run (default 2, --quick 0.25)")
     ap.add_argument("--clock", choices=list(CLOCKS), default="cpu", help="time with process CPU time (default) or wall")
@@ -542,20 +892,32 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     def log(msg: str) -> None:
         print(f"[bench {time.perf_counter() - started:5.1f} s] {msg}", file=sys.stderr, flush=True)
 
+    games = args.games or (["baohuang"] if args.configs else list(GAMES))
     log(pinning)
-    results = run_benchmarks(args.configs, budget, log)
+    report = Report()
+    if "baohuang" in games:
+        report.baohuang = run_benchmarks(args.configs or list(CONFIGS), budget, log)
+    if "shengji" in games:
+        report.shengji = bench_shengji(args.decks, budget, log)
+    if "shuangkou" in games:
+        report.shuangkou = bench_shuangkou(budget, log=log)
     log(f"done in {time.perf_counter() - started:.0f} s")
 
     if args.markdown:
-        print_markdown(results, info, pinning, budget)
+        print_markdown(report, info, pinning, budget)
     else:
-        print_tables(results, info, pinning, budget)
+        print_tables(report, info, pinning, budget)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(to_json(results, info, pinning, budget), f, indent=2, ensure_ascii=False)
+            json.dump(to_json(report, info, pinning, budget), f, indent=2, ensure_ascii=False)
             f.write("\n")
         log(f"wrote {args.json}")
-    return results
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> list[Result]:
+    """The command line; returns the Baohuang results (``run`` returns every game's)."""
+    return run(argv).baohuang
 
 
 if __name__ == "__main__":

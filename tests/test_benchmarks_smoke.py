@@ -82,3 +82,30 @@ def test_main_prints_a_table(bench: ModuleType, capsys: pytest.CaptureFixture) -
     bench.main(["--smoke", "--no-pin", "--configs", "weihai"])
     printed = capsys.readouterr().out
     assert "weihai" in printed and "decisions/s" in printed
+
+
+def test_all_games_markdown_and_json(bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "bench.json"
+    args = ["--smoke", "--no-pin", "--markdown", "--json", str(out), "--games", "shengji,shuangkou", "--decks", "1,2"]
+    report = bench.run(args)
+    assert report.baohuang == [] and [r.decks for r in report.shengji] == [1, 2]
+    for r in report.shengji:
+        assert r.hands_per_s > 0 and r.decisions_per_s > 0 and r.lead_len >= 1 and 0 <= r.throw_share <= 1
+    assert report.shuangkou.decisions_per_s > 0 and report.shuangkou.follow_n >= 1
+    printed = capsys.readouterr().out
+    assert "### 升级 Shengji" in printed and "### 双扣 Shuangkou" in printed and "### 保皇" not in printed
+    assert "≥ 250 hands/s" in printed and "≥ 30,000 decisions/s for Shuangkou" in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["results"] == [] and data["target"]["measured"] is None
+    assert [g["decks"] for g in data["games"]["shengji"]] == [1, 2]
+    assert data["targets"]["shengji"]["measured"] > 0 and data["targets"]["shuangkou"]["measured"] > 0
+
+
+def test_games_default_and_errors(bench: ModuleType, capsys: pytest.CaptureFixture) -> None:
+    report = bench.run(["--smoke", "--no-pin", "--configs", "weihai", "--games", "baohuang,shuangkou"])
+    assert [r.config for r in report.baohuang] == ["weihai"] and report.shengji == [] and report.shuangkou
+    assert "双扣 Shuangkou" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        bench.run(["--smoke", "--games", "chess"])
+    with pytest.raises(SystemExit):
+        bench.run(["--smoke", "--games", "shengji", "--decks", "4"])
