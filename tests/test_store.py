@@ -148,3 +148,35 @@ def test_a_hand_is_played_stored_and_resumed_by_a_new_server(db_url: str) -> Non
         game = paiju.replay(json.loads(json.dumps(record)))
         assert game.is_over and list(game.scores) == end["view"]["scores"]
         assert client.get(f"/api/rooms/{rid}").json()["standings"] == end["view"]["scores"]
+
+
+def test_leaving_a_shuangkou_hand_costs_three_and_makes_the_next_lead_random(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0, rate=10_000)
+    with TestClient(app) as client:
+        _login(client, "ann")
+        rid = client.post("/api/rooms", json={"game": "shuangkou"}).json()["id"]
+        with client.websocket_connect(f"/ws/{rid}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "sit", "seat": 0})
+            for seat in range(1, 4):
+                ws.send_json({"type": "bot", "seat": seat, "level": "normal"})
+            ws.send_json({"type": "start"})
+            ws.send_json({"type": "leave"})  # 托管 plays the seat to the end of the hand
+            msg = ws.receive_json()
+            while not (msg["type"] == "update" and msg["room"]["hands"]):
+                msg = ws.receive_json()
+        table = app.state.hall.tables[rid]
+        first = table.game
+        (hand,) = msg["room"]["hands"]
+        assert msg["room"]["standings"][0] == hand["scores"][0] - 3 if hand["scored"] else -3
+        assert msg["room"]["message"] in ("dissolved", "dissolved_unscored")  # the hosted leaver dissolved it
+        with client.websocket_connect(f"/ws/{rid}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "sit", "seat": 0})
+            ws.send_json({"type": "start"})
+            msg = ws.receive_json()
+            while not (msg["type"] == "update" and msg["room"]["status"] == "playing"):
+                msg = ws.receive_json()
+        assert table.game.options["first_lead"] is None  # after a hand someone left: drawn at random
+        # …where a normal end would have handed the lead to the first finisher (unless 双扣)
+        assert first.result == "double" or first.next_hand_options()["first_lead"] == first.finished[0]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import inspect
 import logging
 import time
 from dataclasses import dataclass, field
@@ -33,6 +34,10 @@ log = logging.getLogger("paiju.table")
 # computer players behind the levels a room offers
 BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "greedy"}
 HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot be cancelled
+# points a player loses for leaving a started hand, when the room has no leave_penalty
+# option: Baohuang's 40 (its spec §5); elsewhere the most one hand can cost [decision]
+# (Shuangkou's 双扣 3 points, Shengji's 3 levels)
+LEAVE_PENALTY = {"baohuang": 40, "shuangkou": 3, "shengji": 3}
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -321,7 +326,7 @@ class Table:
         if self.status == "playing" and self.game is not None and not self.game.is_over:
             if s["left"]:
                 raise IllegalAction("you have already left this hand")
-            points = int(self.options.get("leave_penalty", 40))
+            points = int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
             self.store.add_penalty(self.id, len(self.hands) + 1, seat, conn.player["id"], points, "leave")
             self.penalties = self.store.room_penalties(self.id)
             s["left"] = True
@@ -338,7 +343,11 @@ class Table:
         options = dict(self.options)
         if prev is not None and prev.is_over and hasattr(prev, "next_hand_options"):
             if not getattr(prev, "match_over", False):  # a won match (Shengji) starts a new one
-                options = prev.next_hand_options()
+                left = any(p["hand_number"] == len(self.hands) and p["reason"] == "leave" for p in self.penalties)
+                if left and "abnormal" in inspect.signature(prev.next_hand_options).parameters:
+                    options = prev.next_hand_options(abnormal=True)  # Shuangkou: a random first lead
+                else:
+                    options = prev.next_hand_options()
         seed = new_seed()
         game = new_game(self.game_name, seed=seed, **options)
         for s in self.seats:
