@@ -120,8 +120,9 @@ JOKER_KEEP = 8
 
 @register("greedy", "plays the hint (smallest beating play) but saves jokers while holding more than 8 cards")
 class GreedyBot:
-    """Default answers before play; in play the 提示 hint, except that a follower passes
-    rather than spend a joker while it still holds more than ``JOKER_KEEP`` cards."""
+    """Default answers before play, but a Shengji trump declaration whenever one is open
+    (the strongest it may make); in play the 提示 hint, except that a Baohuang follower
+    passes rather than spend a joker while it still holds more than ``JOKER_KEEP`` cards."""
 
     name = "greedy"
 
@@ -134,6 +135,9 @@ class GreedyBot:
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         seat = SeatFromView(view, legal)
         if view["phase"] != "play":
+            declarations = [a for a in legal if str(a).startswith("declare ")]
+            if declarations:  # legal declarations come weakest first
+                return declarations[-1]
             return self._hosted(seat)
         action = self._hint(seat)
         if (
