@@ -241,7 +241,7 @@ def test_parse_options_and_hand_text() -> None:
 # ---------------------------------------------------------------------------- Shengji and Shuangkou
 def _shengji_deal_prompts(seed: int) -> tuple[int, str, list[str], list[str]]:
     """Play the deal of ``paiju play shengji --seed SEED`` the way the scripted test does:
-    the bots (greedy) never declare; seat 0 is asked only while it can declare, takes the
+    the bots (hosted: 托管 answers no) never declare; seat 0 is asked only while it can declare, takes the
     first declaration at its first prompt and answers no after. Returns the number of
     prompts, the declaration, seat 0's hand after picking up the kitty, and the highest
     card of each plain suit in it."""
@@ -276,7 +276,9 @@ def test_play_shengji_whole_hand(tmp_path: Path) -> None:
     lines += ["legal", "pass", f"{tops[0]} {tops[1]}", "hint"]  # the first lead
     save = tmp_path / "shengji.json"
     r = runner.invoke(
-        app, ["play", "shengji", "--seed", str(seed), "--save", str(save)], input="\n".join(lines) + MANY_ENTERS
+        app,
+        ["play", "shengji", "--seed", str(seed), "--bots", "hosted", "--save", str(save)],
+        input="\n".join(lines) + MANY_ENTERS,
     )
     assert r.exit_code == 0, r.output
     out = r.output
