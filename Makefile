@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # benchmarks/ may not exist yet in a fresh clone
-LINT_PATHS := $(wildcard src tests benchmarks)
+LINT_PATHS := $(wildcard src tests benchmarks examples)
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PIP_NO_INPUT := 1
