@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("paiju.table")
 
 # computer players behind the levels a room offers
-BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "greedy"}
+BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "heuristic"}
 HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot be cancelled
 # points a player loses for leaving a started hand, when the room has no leave_penalty
 # option: Baohuang's 40 (its spec §5); elsewhere the most one hand can cost [decision]
