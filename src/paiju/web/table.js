@@ -1101,32 +1101,14 @@ export function mountTable(root, roomId, ctx) {
     if (v.open_guard) mults.push(t("open_guard") + " ×2");
     if (v.rebellion) mults.push(t("rebellion") + " ×2");
     if (v.kicks) mults.push(t("kick") + " ×" + 2 ** v.kicks);
-    const hist = historyTable(r.hands || [], n);
-    const me = mySeat();
-    const allTaken = (r.seats || []).length > 0 && (r.seats || []).every((s) => s.player || s.bot);
-    const next =
-      me !== null && allTaken && r.status !== "playing"
-        ? h("button", { class: "primary big", "data-testid": "next-hand", onclick: () => send({ type: "start" }) }, t("next_hand"))
-        : null;
-    const close = h("button", { class: "small", "data-testid": "close-scores", onclick: () => (S.dismissed.add(r.hand_number), render()) }, t("close"));
-    return h(
-      "div",
-      { class: "scores-overlay", "data-testid": "scores" },
+    return scoresFrame(
       h(
-        "div",
-        { class: "scores-card" },
-        h("div", { class: "scores-head" }, h("h2", {}, t("scores") + (r.hand_number ? " · " + t("hand_n", { n: r.hand_number }) : "")), close),
-        h(
-          "table",
-          { class: "scores-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("role")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("standings")))),
-          h("tbody", {}, ...rows),
-        ),
-        h("div", { class: "mults", "data-testid": "score-multipliers" }, `${t("multipliers")}: ${mults.length ? mults.join(" · ") : "×1"}`),
-        r.message ? h("div", { class: "muted small-text", "data-testid": "room-message" }, roomMessage(r.message)) : null,
-        hist,
-        h("div", { class: "form-actions" }, next),
+        "table",
+        { class: "scores-table" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("role")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("standings")))),
+        h("tbody", {}, ...rows),
       ),
+      h("div", { class: "mults", "data-testid": "score-multipliers" }, `${t("multipliers")}: ${mults.length ? mults.join(" · ") : "×1"}`),
     );
   }
 
