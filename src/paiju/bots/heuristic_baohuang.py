@@ -12,7 +12,6 @@ It decides from its seat's view and the legal actions only (never the game):
   its lowest set (or, when every remaining rank can ride on a big joker, runs them out),
   never beats a partner, beats an opponent with the cheapest play that beats, and passes
   rather than spend a joker or break its top sets early.
-- **Other games** — Shengji and Shuangkou are played as the ``greedy`` bot plays them.
 - **Guard inference** — the emperor and the rebels do not know a hidden guard; the bot
   reads the public events (who beat whom, who passed on whom, who declared a rebellion)
   and treats the most likely seat as the guard: :meth:`HeuristicBot.guard_guess`.
@@ -34,8 +33,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from paiju.baohuang.plays import BJ, NUM_STRENGTHS, SJ, STRENGTH_TEXT, Declare, Play
-from paiju.bots.base import register
-from paiju.bots.simple import GreedyBot
 from paiju.errors import IllegalAction
 from paiju.game import Pass
 
@@ -93,28 +90,65 @@ def _play_event(e: Mapping[str, Any]) -> bool:
     return "cards" in e
 
 
-@register(
-    "heuristic",
-    "rule-of-thumb Baohuang: weighs its hand for the setup, leads low, never beats a partner, "
-    "saves jokers, infers the hidden guard from play; plays Shengji and Shuangkou as greedy",
-)
+def guard_evidence(view: Mapping[str, Any]) -> dict[int, float]:
+    """Evidence, per seat that may be the hidden guard, read from the public events: > 0
+    guard-like (passing on the emperor, beating rebels), < 0 rebel-like (beating the
+    emperor, declaring 造反: −100, a guard cannot rebel). Empty before there is an emperor."""
+    emp = view.get("emperor")
+    me = view.get("seat")
+    if emp is None:
+        return {}
+    cands = [s for s in range(5) if s != emp and s != me]
+    if not cands:
+        return {}
+    score = dict.fromkeys(cands, 0.0)
+    iam_rebel = me is not None and me != emp
+    last: int | None = None
+    for e in view.get("events", ()):
+        if "event" in e:
+            if e["event"] == "trick":
+                last = None
+            continue
+        seat = e.get("seat")
+        act = e.get("action")
+        if e.get("step") == "rebel":
+            if act == "rebel" and seat in score:
+                score[seat] -= 100.0  # a guard cannot rebel
+            continue
+        if "step" in e:
+            continue
+        if _play_event(e):
+            if last is not None and last != seat:
+                if seat in score:
+                    if last == emp:
+                        score[seat] -= 2.0  # beat the emperor: a rebel
+                    elif iam_rebel and last == me:
+                        score[seat] += 1.5  # beat me, a rebel
+                    else:
+                        score[seat] += 0.5  # beat a (probable) rebel
+                elif seat == emp and last in score:
+                    score[last] -= 0.5  # the emperor beat him
+            last = seat
+        elif act in ("pass", "yield") and last is not None and seat in score:
+            if last == emp:
+                score[seat] += 0.5  # let the emperor's play stand
+            elif iam_rebel and last == me:
+                score[seat] -= 0.5
+    return score
+
+
 class HeuristicBot:
-    """A club player's rules of thumb for Baohuang (see the module doc)."""
+    """A club player's rules of thumb for Baohuang (see the module doc); the registered
+    ``heuristic`` bot (:mod:`paiju.bots.heuristic`) plays Baohuang with it."""
 
     name = "heuristic"
 
     def __init__(self, game: str = "baohuang", seed: int | None = None) -> None:
-        self._other: GreedyBot | None = None
         if game != "baohuang":
-            try:  # other games: the greedy bot's behaviour
-                self._other = GreedyBot(game=game, seed=seed)
-            except IllegalAction:
-                raise IllegalAction(f"heuristic knows baohuang only so far (and {game} not at all)") from None
+            raise IllegalAction(f"the Baohuang heuristic does not play {game}")
 
     # ------------------------------------------------------------------ entry
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
-        if self._other is not None:
-            return self._other.act(view, legal)
         if view["phase"] == "play":
             return self._play(view, legal)
         return self._setup(view, legal)
@@ -172,44 +206,11 @@ class HeuristicBot:
             return int(view["guard"])
         emp = view.get("emperor")
         me = view.get("seat")
-        if emp is None:
+        score = guard_evidence(view)
+        if not score:
             return None
-        cands = [s for s in range(5) if s != emp and s != me]
-        if not cands:
-            return None
-        score = dict.fromkeys(cands, 0.0)
+        cands = list(score)
         iam_rebel = me is not None and me != emp
-        last: int | None = None
-        for e in view.get("events", ()):
-            if "event" in e:
-                if e["event"] == "trick":
-                    last = None
-                continue
-            seat = e.get("seat")
-            act = e.get("action")
-            if e.get("step") == "rebel":
-                if act == "rebel" and seat in score:
-                    score[seat] -= 100.0  # a guard cannot rebel
-                continue
-            if "step" in e:
-                continue
-            if _play_event(e):
-                if last is not None and last != seat:
-                    if seat in score:
-                        if last == emp:
-                            score[seat] -= 2.0  # beat the emperor: a rebel
-                        elif iam_rebel and last == me:
-                            score[seat] += 1.5  # beat me, a rebel
-                        else:
-                            score[seat] += 0.5  # beat a (probable) rebel
-                    elif seat == emp and last in score:
-                        score[last] -= 0.5  # the emperor beat him
-                last = seat
-            elif act in ("pass", "yield") and last is not None and seat in score:
-                if last == emp:
-                    score[seat] += 0.5  # let the emperor's play stand
-                elif iam_rebel and last == me:
-                    score[seat] -= 0.5
         best = max(cands, key=lambda s: score[s])
         ordered = sorted(score.values(), reverse=True)
         margin = ordered[0] - ordered[1] if len(ordered) > 1 else ordered[0]
@@ -251,7 +252,8 @@ class HeuristicBot:
 
     # ------------------------------------------------------------------ play
     def _play(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
-        c = counts_of(view["hand"])
+        # "counts" (cards per strength index) may stand in for "hand": search rollouts use it
+        c = list(view["counts"]) if "counts" in view else counts_of(view["hand"])
         size = sum(c)
         if view.get("leading"):
             return self._lead(view, legal, c, size)
