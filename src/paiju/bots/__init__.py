@@ -8,7 +8,8 @@ actions (:class:`Bot`); :func:`make_bot` builds one by name.
 >>> g.apply(bot.act(LazyView(g, g.to_act), g.legal_actions()))
 """
 
-from paiju.bots import heuristic_baohuang as heuristic_baohuang  # registers the "heuristic" bot
+from paiju.bots import heuristic as heuristic  # registers the "heuristic" bot
+from paiju.bots import search as search  # registers the "search" bot
 from paiju.bots.base import Bot, LazyView, bot_descriptions, bot_names, make_bot, register
 from paiju.bots.simple import GreedyBot, HostedBot, RandomBot, SeatFromView, suggest
 

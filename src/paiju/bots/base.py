@@ -59,12 +59,45 @@ def bot_descriptions() -> dict[str, str]:
 
 
 def make_bot(name: str, *, game: str, seed: int | None = None) -> Bot:
-    """A new bot ``name`` for a seat of ``game``; ``seed`` makes a random bot repeatable."""
+    """A new bot ``name`` for a seat of ``game``; ``seed`` makes a random bot repeatable.
+
+    ``name`` may carry the bot's parameters: ``search:seconds=0.1:worlds=16`` (numbers are
+    read as numbers).
+
+    >>> make_bot("search:worlds=8", game="shuangkou").worlds
+    8
+    >>> make_bot("random:speed=2", game="shuangkou")
+    Traceback (most recent call last):
+    ...
+    paiju.errors.IllegalAction: bot 'random' has no parameter 'speed'
+    """
+    base, *params = name.split(":")
     try:
-        factory, _ = _BOTS[name]
+        factory, _ = _BOTS[base]
     except KeyError:
-        raise IllegalAction(f"unknown bot {name!r}; bots are {', '.join(_BOTS)}") from None
-    return factory(game=game, seed=seed)
+        raise IllegalAction(f"unknown bot {base!r}; bots are {', '.join(_BOTS)}") from None
+    kwargs: dict[str, Any] = {}
+    for p in params:
+        key, eq, value = p.partition("=")
+        if not eq or not key:
+            raise IllegalAction(f"bot parameters are written name:key=value, not {p!r}")
+        kwargs[key] = _number(value)
+    try:
+        return factory(game=game, seed=seed, **kwargs)
+    except TypeError as e:
+        if kwargs and "unexpected keyword" in str(e):
+            bad = str(e).split("'")[-2]
+            raise IllegalAction(f"bot {base!r} has no parameter {bad!r}") from None
+        raise
+
+
+def _number(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 class LazyView(Mapping[str, Any]):

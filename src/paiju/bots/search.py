@@ -1,0 +1,292 @@
+"""The ``search`` bot: determinized search — perfect-information Monte Carlo (PIMC).
+
+At a decision of the card play with more than one sensible action, the bot
+
+1. draws a *world*: the hidden cards (other hands, an unseen kitty) dealt at random but
+   consistently with the view — the card counts, every card played, the voids shown in
+   play, the role cards where the roles say (Baohuang's hidden guard card goes to a seat
+   drawn with the odds the public play gives it) — and the public actions of the hand
+   replayed on them (``paiju.<game>.worlds.sample_world``);
+2. for each candidate action, plays the world out from that action with every seat
+   played by the rollout policy (the ``heuristic`` bot's play, or ``greedy`` for speed)
+   and notes its own seat's score;
+3. repeats with new worlds until the budget is spent (``seconds``, default 1 s, or
+   ``worlds``), then takes the candidate with the best mean score; ties go to the
+   heuristic's choice. All candidates are scored on the same worlds, so their
+   differences are measured more precisely than their values.
+
+Everything else — the decisions before play, a forced move, a position the sampler
+cannot rebuild (Baohuang hands with tribute or 贴牌 attachments, a Shengji case its
+sampler refuses) — is the heuristic's choice; :attr:`SearchBot.stats` counts both.
+
+Parameters come with the name in the registry: ``search:seconds=0.2:worlds=32``.
+
+>>> import paiju
+>>> from paiju.bots import make_bot
+>>> g = paiju.new_game("shuangkou", seed=5)
+>>> bot = make_bot("search:worlds=2", game="shuangkou", seed=1)
+>>> for _ in range(8):
+...     g.apply(bot.act(g.view(g.to_act), g.legal_actions()))
+>>> bot.stats["searched"] > 0
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from paiju.bots.base import LazyView, make_bot, register
+from paiju.bots.heuristic_baohuang import HeuristicBot
+from paiju.bots.simple import SeatFromView
+from paiju.errors import IllegalAction
+from paiju.game import Game, Pass
+
+SECONDS = 1.0
+"""Default time budget per searched decision."""
+MAX_WORLDS = 400
+"""Default cap on worlds per decision (the time budget usually ends the search first)."""
+CANDIDATES = 6
+"""At most this many actions are compared at one decision."""
+
+Policy = Callable[[Game], Any]
+
+
+@register(
+    "search",
+    "determinized search (PIMC): samples hidden hands consistent with the view and plays each candidate out "
+    "with heuristic rollouts; parameters search:seconds=1:worlds=400:candidates=6:rollout=heuristic",
+)
+class SearchBot:
+    """Perfect-information Monte Carlo over worlds consistent with the view (module doc)."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        game: str = "baohuang",
+        seed: int | None = None,
+        seconds: float = SECONDS,
+        worlds: int = MAX_WORLDS,
+        candidates: int = CANDIDATES,
+        rollout: str = "heuristic",
+    ) -> None:
+        if game not in ROLLOUTS:
+            raise IllegalAction(f"the search bot does not know {game}")
+        if rollout not in ROLLOUTS[game]:
+            raise IllegalAction(f"unknown rollout {rollout!r}; rollouts are {', '.join(ROLLOUTS[game])}")
+        if seconds <= 0 or worlds < 1 or candidates < 2:
+            raise IllegalAction("search needs seconds > 0, worlds ≥ 1 and candidates ≥ 2")
+        self.game = game
+        self.seconds = float(seconds)
+        self.worlds = int(worlds)
+        self.candidates = int(candidates)
+        self._rng = random.Random(seed)
+        self._heuristic = make_bot("heuristic", game=game, seed=seed)
+        self._sample = importlib.import_module(f"paiju.{game}.worlds").sample_world
+        self._rollout = ROLLOUTS[game][rollout]
+        self.stats: Counter[str] = Counter()
+        """``searched`` decisions, ``worlds`` played, ``fallback`` (no world could be built)."""
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
+        base = self._heuristic.act(view, legal)
+        if view["phase"] != "play" or len(legal) < 2:
+            return base
+        cands = CANDIDATE_MAKERS[self.game](view, legal, base, self.candidates)
+        if len(cands) < 2:
+            return base
+        seat = view["seat"]
+        totals = [0.0] * len(cands)
+        deadline = time.perf_counter() + self.seconds
+        n = 0
+        while n < self.worlds and (n == 0 or time.perf_counter() < deadline):
+            try:
+                world = self._world(view)
+            except IllegalAction:
+                self.stats["fallback"] += 1
+                return base
+            for i, a in enumerate(cands):
+                x = world.clone()
+                x.apply(a)
+                while not x.is_over:
+                    x.apply(self._rollout(x))
+                totals[i] += x.scores[seat]
+            n += 1
+        self.stats["searched"] += 1
+        self.stats["worlds"] += n
+        best = max(range(len(cands)), key=lambda i: (totals[i], cands[i] == base))
+        return cands[best]
+
+    def _world(self, view: Mapping[str, Any]) -> Game:
+        if self.game == "baohuang" and view.get("guard") is None and not view.get("solo"):
+            return self._sample(view, self._rng, _guard_odds(view))
+        return self._sample(view, self._rng)
+
+
+# ---------------------------------------------------------------------- Baohuang
+
+
+def _guard_odds(view: Mapping[str, Any]) -> dict[int, float]:
+    """Odds per seat of holding the hidden guard card, from its public behaviour."""
+    from paiju.bots.heuristic_baohuang import guard_evidence
+
+    return {s: 2.0 ** max(-20.0, min(8.0, e)) for s, e in guard_evidence(view).items()}
+
+
+_BAOHUANG_PLAYER = HeuristicBot()
+
+
+def _baohuang_heuristic(x: Game) -> Any:
+    """The heuristic's play for the seat to act in a world, where every role is known
+    (a world is one guess of everything; its players need not guess again)."""
+    g: Any = x
+    seat = g.to_act
+    last = g._last
+    view = {
+        "seat": seat,
+        "phase": "play",
+        "counts": g._counts[seat],
+        "hand_counts": g._sizes,
+        "leading": g.is_leading(),
+        "last_play": {"seat": g._last_seat} if last is not None else None,
+        "emperor": g.emperor,
+        "guard": g.guard if not g.solo else None,
+        "solo": g.solo,
+    }
+    legal = g.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    return _BAOHUANG_PLAYER.act(view, legal)
+
+
+def _baohuang_candidates(view: Mapping[str, Any], legal: Sequence[Any], base: Any, k: int) -> list[Any]:
+    """The heuristic's choice, pass, and per rank the plainest play: all copies of the
+    rank without jokers when leading, the fewest jokers when following."""
+    from paiju.baohuang.plays import Play
+
+    out = [base]
+    out += [a for a in legal if isinstance(a, Pass) and a != base][:1]
+    plays = [a for a in legal if isinstance(a, Play) and a.reveal is None]
+    plays.sort(key=lambda p: (p.big + p.small, -p.n if view.get("leading") else p.n, p.rank))
+    seen = {base.rank} if isinstance(base, Play) else set()
+    for p in plays:
+        if len(out) >= k:
+            break
+        if p.rank not in seen:
+            seen.add(p.rank)
+            out.append(p)
+    return out
+
+
+# ---------------------------------------------------------------------- Shuangkou
+
+
+def _shuangkou_candidates(view: Mapping[str, Any], legal: Sequence[Any], base: Any, k: int) -> list[Any]:
+    """The heuristic's choice, pass, and the lowest play of each kind (bombs last)."""
+    from paiju.shuangkou.combos import Play
+
+    out = [base]
+    out += [a for a in legal if isinstance(a, Pass) and a != base][:1]
+    kinds: set[Any] = {(base.width, base.length, base.is_bomb)} if isinstance(base, Play) else set()
+    plays = legal if len(legal) <= 400 else [legal[i] for i in range(0, len(legal), len(legal) // 400 + 1)]
+    for p in sorted((a for a in plays if isinstance(a, Play)), key=lambda p: (p.is_bomb, p.high, -p.size)):
+        if len(out) >= k:
+            break
+        key = (p.width, p.length, p.is_bomb)
+        if key not in kinds:
+            kinds.add(key)
+            out.append(p)
+    return out
+
+
+# ---------------------------------------------------------------------- Shengji
+
+
+def _shengji_candidates(view: Mapping[str, Any], legal: Sequence[Any], base: Any, k: int) -> list[Any]:
+    """The heuristic's choice and the hint; leading, the highest and lowest card of each
+    suit held and its pairs; following, up to ``k`` legal plays from cheapest up."""
+    from paiju.shengji import hint
+    from paiju.shengji.actions import make_play
+    from paiju.shengji.trump import card_id
+
+    out = [base]
+    t = _shengji_order(view)
+    alt = hint(SeatFromView(view, legal))
+    if alt != base:
+        out.append(alt)
+    if view.get("leading"):
+        ids = Counter(card_id(c) for c in _parse(view["hand"]))
+        by_suit: dict[int, list[int]] = {}
+        for c in ids:
+            by_suit.setdefault(t.psuit[c], []).append(c)
+        extra = []
+        for cs in by_suit.values():
+            cs.sort(key=lambda c: t.order[c])
+            extra += [make_play([cs[-1]]), make_play([cs[0]])]
+            extra += [make_play([c, c]) for c in cs if ids[c] >= 2]
+        for p in extra:
+            if len(out) >= k:
+                break
+            if p not in out:
+                out.append(p)
+        return out
+    for p in list(legal[:200]) if len(legal) > 200 else list(legal):
+        if len(out) >= k:
+            break
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def _shengji_order(view: Mapping[str, Any]) -> Any:
+    from paiju.cards import RANKS
+    from paiju.shengji.trump import trump_order
+
+    o = view["options"]
+    level = RANKS.index(view["level"]) + 2
+    return trump_order(view["trump_suit"], level, bool(o.get("twos_trump")), bool(o.get("triples")))
+
+
+def _parse(hand: Sequence[str]) -> Any:
+    from paiju.cards import parse_cards
+
+    return parse_cards(hand)
+
+
+# ---------------------------------------------------------------------- tables
+
+
+def _hint_of(game: str) -> Policy:
+    return importlib.import_module(f"paiju.{game}").hint
+
+
+def _heuristic_rollout(game: str) -> Policy:
+    """The heuristic bot's play through the seat's view of the world (slower: views)."""
+    players: dict[int, Any] = {}
+
+    def policy(x: Game) -> Any:
+        seat = x.to_act
+        assert seat is not None
+        if seat not in players:
+            players[seat] = make_bot("heuristic", game=game)
+        return players[seat].act(LazyView(x, seat), x.legal_actions())
+
+    return policy
+
+
+ROLLOUTS: dict[str, dict[str, Policy]] = {
+    "baohuang": {"heuristic": _baohuang_heuristic, "greedy": _hint_of("baohuang")},
+    "shuangkou": {"heuristic": _heuristic_rollout("shuangkou"), "greedy": _hint_of("shuangkou")},
+    "shengji": {"heuristic": _heuristic_rollout("shengji"), "greedy": _hint_of("shengji")},
+}
+"""Rollout policies per game: ``heuristic`` (the default) and ``greedy`` (the 提示 hint)."""
+
+CANDIDATE_MAKERS: dict[str, Callable[[Mapping[str, Any], Sequence[Any], Any, int], list[Any]]] = {
+    "baohuang": _baohuang_candidates,
+    "shuangkou": _shuangkou_candidates,
+    "shengji": _shengji_candidates,
+}
