@@ -165,6 +165,17 @@ class ShengjiHeuristic:
             return _bury(view, legal)
         return _declare(view, legal)
 
+    def ranked(self, view: Mapping[str, Any], legal: Sequence[Any], k: int) -> list[Any]:
+        """Up to ``k`` distinct plays in this player's order of preference, its choice
+        first: the candidates the ``search`` bot compares."""
+        out: list[Any] = []
+        for p in _Decision(view, self._remember(view)).ranked(legal):
+            if p not in out:
+                out.append(p)
+                if len(out) >= k:
+                    break
+        return out
+
     def _remember(self, view: Mapping[str, Any]) -> _Memory:
         t = _order_of(view)
         tricks = view["tricks"]
@@ -463,15 +474,23 @@ class _Decision:
 
     # -------------------------------------------------------------- play
     def play(self, legal: Sequence[Any]) -> Any:
+        return self.ranked(legal)[0]
+
+    def ranked(self, legal: Sequence[Any]) -> list[Any]:
+        """The plays this player considers, its choice first."""
         if not self.trick:
-            return self.lead(legal)
+            return [p for _, p in self.lead_options()]
         return self.follow(legal)
 
     # ............................................................ leading
     def lead(self, legal: Sequence[Any]) -> Any:
+        return self.lead_options()[0][1]
+
+    def lead_options(self) -> list[tuple[float, Play]]:
+        """Every unit of the hand (and each throw that stands) with its value, best first."""
         t = self.t
         cnt = self.cnt
-        best: tuple[float, tuple[int, ...]] | None = None
+        options: list[tuple[float, tuple[int, ...]]] = []
         for s in range(5):
             mine = {c: cnt[c] for c in t.kinds[s] if cnt[c]}
             if not mine:
@@ -482,14 +501,14 @@ class _Decision:
                 v, stands = self.lead_value(s, u)
                 if stands:
                     standing.append(u)
-                if best is None or v > best[0]:
-                    best = (v, u.cards)
+                options.append((v, u.cards))
             if len(standing) >= 2 and self.throw_stands(standing):
                 v = self.throw_value(s, standing)
-                if best is None or v > best[0]:
-                    best = (v, tuple(c for u in standing for c in u.cards))
-        assert best is not None
-        return Play(tuple(sorted(best[1])))
+                options.append((v, tuple(c for u in standing for c in u.cards)))
+        assert options
+        # stable on ties: the first option found wins, as a plain max would pick it
+        order = sorted(range(len(options)), key=lambda i: -options[i][0])
+        return [(options[i][0], Play(tuple(sorted(options[i][1])))) for i in order]
 
     def unit_stands(self, s: int, u: Unit) -> bool:
         """No other hand could beat this unit in its suit (the throw test, on every unseen
@@ -567,7 +586,7 @@ class _Decision:
         return (2 * hold - 1) * gain - (1 - hold) * spent + THROW_BONUS * len(cards)
 
     # ............................................................ following
-    def follow(self, legal: Sequence[Any]) -> Any:
+    def follow(self, legal: Sequence[Any]) -> list[Any]:
         t = self.t
         lead = self.trick[0][1]
         suit = t.psuit[lead[0]]
@@ -613,7 +632,7 @@ class _Decision:
             return (2 * p - 1) * gain - sum(self.cost(c) for c in play)
 
         cands = self.candidates(legal, suit, shape, n, best_rank, p_lose_play)
-        return max(cands, key=lambda p: (value(p.cards), -sum(p.cards)))
+        return sorted(cands, key=lambda p: (value(p.cards), -sum(p.cards)), reverse=True)
 
     def candidates(
         self,

@@ -11,15 +11,16 @@ At a decision of the card play with more than one sensible action, the bot
    played by the rollout policy (the ``heuristic`` bot's play, or ``greedy`` for speed)
    and notes its own seat's score;
 3. repeats with new worlds until the budget is spent (``seconds``, default 1 s, or
-   ``worlds``), then takes the candidate with the best mean score; ties go to the
-   heuristic's choice. All candidates are scored on the same worlds, so their
-   differences are measured more precisely than their values.
+   ``worlds``). All candidates are scored on the same worlds, so what is measured is
+   each one's *gain* over the heuristic's choice, world by world; the bot takes the
+   candidate whose mean gain is surest to be positive (mean less ``confidence``
+   standard errors, default 1) and keeps the heuristic's choice when none is.
 
 Everything else — the decisions before play, a forced move, a position the sampler
 cannot rebuild (Baohuang hands with tribute or 贴牌 attachments, a Shengji case its
 sampler refuses) — is the heuristic's choice; :attr:`SearchBot.stats` counts both.
 
-Parameters come with the name in the registry: ``search:seconds=0.2:worlds=32``.
+Parameters come with the name in the registry: ``search:seconds=0.2:worlds=32:confidence=1.5``.
 
 >>> import paiju
 >>> from paiju.bots import make_bot
@@ -42,7 +43,7 @@ from typing import Any
 
 from paiju.bots.base import LazyView, make_bot, register
 from paiju.bots.heuristic_baohuang import HeuristicBot
-from paiju.bots.simple import SeatFromView
+from paiju.bots.heuristic_shengji import ShengjiHeuristic
 from paiju.errors import IllegalAction
 from paiju.game import Game, Pass
 
@@ -52,6 +53,11 @@ MAX_WORLDS = 400
 """Default cap on worlds per decision (the time budget usually ends the search first)."""
 CANDIDATES = 6
 """At most this many actions are compared at one decision."""
+CONFIDENCE = 1.0
+"""How sure the search must be before it overrules the heuristic: an action replaces the
+heuristic's choice only when its mean gain over it, less this many standard errors, is
+above zero. Scores are coarse and worlds few, so without this margin the search would
+swap a sound choice for one that won a few more lucky worlds."""
 
 Policy = Callable[[Game], Any]
 
@@ -59,7 +65,7 @@ Policy = Callable[[Game], Any]
 @register(
     "search",
     "determinized search (PIMC): samples hidden hands consistent with the view and plays each candidate out "
-    "with heuristic rollouts; parameters search:seconds=1:worlds=400:candidates=6:rollout=heuristic",
+    "with heuristic rollouts; parameters search:seconds=1:worlds=400:candidates=6:confidence=1:rollout=heuristic",
 )
 class SearchBot:
     """Perfect-information Monte Carlo over worlds consistent with the view (module doc)."""
@@ -74,6 +80,8 @@ class SearchBot:
         worlds: int = MAX_WORLDS,
         candidates: int = CANDIDATES,
         rollout: str = "heuristic",
+        confidence: float = CONFIDENCE,
+        cards: int = 999,
     ) -> None:
         if game not in ROLLOUTS:
             raise IllegalAction(f"the search bot does not know {game}")
@@ -85,6 +93,8 @@ class SearchBot:
         self.seconds = float(seconds)
         self.worlds = int(worlds)
         self.candidates = int(candidates)
+        self.confidence = float(confidence)
+        self.cards = int(cards)
         self._rng = random.Random(seed)
         self._heuristic = make_bot("heuristic", game=game, seed=seed)
         self._sample = importlib.import_module(f"paiju.{game}.worlds").sample_world
@@ -97,10 +107,11 @@ class SearchBot:
         if view["phase"] != "play" or len(legal) < 2:
             return base
         cands = CANDIDATE_MAKERS[self.game](view, legal, base, self.candidates)
-        if len(cands) < 2:
+        if len(cands) < 2 or len(view["hand"]) > self.cards:
             return base
         seat = view["seat"]
-        totals = [0.0] * len(cands)
+        # gains[i][w]: candidate i's score minus the heuristic's choice's score in world w
+        gains: list[list[float]] = [[] for _ in cands]
         deadline = time.perf_counter() + self.seconds
         n = 0
         while n < self.worlds and (n == 0 or time.perf_counter() < deadline):
@@ -109,22 +120,41 @@ class SearchBot:
             except IllegalAction:
                 self.stats["fallback"] += 1
                 return base
-            for i, a in enumerate(cands):
+            scores = []
+            for a in cands:
                 x = world.clone()
                 x.apply(a)
                 while not x.is_over:
                     x.apply(self._rollout(x))
-                totals[i] += x.scores[seat]
+                scores.append(x.scores[seat])
+            for i, sc in enumerate(scores):
+                gains[i].append(sc - scores[0])
             n += 1
         self.stats["searched"] += 1
         self.stats["worlds"] += n
-        best = max(range(len(cands)), key=lambda i: (totals[i], cands[i] == base))
+        best, best_low = 0, 0.0
+        for i in range(1, len(cands)):
+            low = _lower_bound(gains[i], self.confidence)
+            if low > best_low:
+                best, best_low = i, low
+        if best:
+            self.stats["changed"] += 1
         return cands[best]
 
     def _world(self, view: Mapping[str, Any]) -> Game:
         if self.game == "baohuang" and view.get("guard") is None and not view.get("solo"):
             return self._sample(view, self._rng, _guard_odds(view))
         return self._sample(view, self._rng)
+
+
+def _lower_bound(gains: Sequence[float], z: float) -> float:
+    """Mean of the paired gains less ``z`` standard errors (−inf with fewer than 2)."""
+    n = len(gains)
+    if n < 2:
+        return float("-inf")
+    mean = sum(gains) / n
+    var = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    return mean - z * (var / n) ** 0.5
 
 
 # ---------------------------------------------------------------------- Baohuang
@@ -207,54 +237,13 @@ def _shuangkou_candidates(view: Mapping[str, Any], legal: Sequence[Any], base: A
 
 
 def _shengji_candidates(view: Mapping[str, Any], legal: Sequence[Any], base: Any, k: int) -> list[Any]:
-    """The heuristic's choice and the hint; leading, the highest and lowest card of each
-    suit held and its pairs; following, up to ``k`` legal plays from cheapest up."""
-    from paiju.shengji import hint
-    from paiju.shengji.actions import make_play
-    from paiju.shengji.trump import card_id
-
-    out = [base]
-    t = _shengji_order(view)
-    alt = hint(SeatFromView(view, legal))
-    if alt != base:
-        out.append(alt)
-    if view.get("leading"):
-        ids = Counter(card_id(c) for c in _parse(view["hand"]))
-        by_suit: dict[int, list[int]] = {}
-        for c in ids:
-            by_suit.setdefault(t.psuit[c], []).append(c)
-        extra = []
-        for cs in by_suit.values():
-            cs.sort(key=lambda c: t.order[c])
-            extra += [make_play([cs[-1]]), make_play([cs[0]])]
-            extra += [make_play([c, c]) for c in cs if ids[c] >= 2]
-        for p in extra:
-            if len(out) >= k:
-                break
-            if p not in out:
-                out.append(p)
-        return out
-    for p in list(legal[:200]) if len(legal) > 200 else list(legal):
-        if len(out) >= k:
-            break
-        if p not in out:
-            out.append(p)
-    return out
+    """The heuristic's own preference order: the plays it valued best (leading: units and
+    throws that stand; following: its few sensible answers)."""
+    ranked = _SHENGJI_PLAYER.ranked(view, legal, k)
+    return [base] + [a for a in ranked if a != base][: k - 1]
 
 
-def _shengji_order(view: Mapping[str, Any]) -> Any:
-    from paiju.cards import RANKS
-    from paiju.shengji.trump import trump_order
-
-    o = view["options"]
-    level = RANKS.index(view["level"]) + 2
-    return trump_order(view["trump_suit"], level, bool(o.get("twos_trump")), bool(o.get("triples")))
-
-
-def _parse(hand: Sequence[str]) -> Any:
-    from paiju.cards import parse_cards
-
-    return parse_cards(hand)
+_SHENGJI_PLAYER = ShengjiHeuristic()
 
 
 # ---------------------------------------------------------------------- tables
