@@ -41,7 +41,6 @@ CONFIGS: list[tuple[Any, dict[str, Any]]] = [
 ]
 
 
-
 def _config_id(module: Any, options: dict[str, Any]) -> str:
     shown = "-".join(f"{k}={'yes' if k == 'tribute_due' else v}" for k, v in options.items())
     return f"{module.__name__.rsplit('.', 1)[1]}-{shown or 'default'}"

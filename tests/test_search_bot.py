@@ -92,3 +92,45 @@ def test_candidates_are_legal_and_start_with_the_heuristics_choice(game: str) ->
             checked += 1
         g.apply(legal[rng.randrange(len(legal))] if rng.random() < 0.3 else base)
     assert checked > 5
+
+
+def test_cards_limits_search_to_the_end_of_a_hand() -> None:
+    g, bots = _play("shuangkou", 4, ["search:worlds=2:cards=12", "heuristic"])
+    searcher = bots[0]
+    assert isinstance(searcher, SearchBot)
+    assert searcher.stats["searched"] > 0
+    g2, bots2 = _play("shuangkou", 4, ["search:worlds=2:cards=0", "heuristic"])
+    assert isinstance(bots2[0], SearchBot) and bots2[0].stats["searched"] == 0
+    # searching nothing, it plays exactly as the heuristic
+    g3, _ = _play("shuangkou", 4, ["heuristic", "heuristic"])
+    assert g2.record()["actions"] == g3.record()["actions"]
+
+
+def test_the_gain_must_be_sure_before_the_heuristic_is_overruled() -> None:
+    from paiju.bots.search import _lower_bound
+
+    assert _lower_bound([1.0], 1.0) == float("-inf")
+    assert _lower_bound([1.0, 1.0, 1.0], 1.0) == 1.0
+    assert _lower_bound([2.0, -1.0, 2.0, -1.0], 1.0) < 0 < _lower_bound([2.0, -1.0, 2.0, -1.0], 0.0)
+    # an unreachable confidence never overrules: the heuristic's hand, action for action
+    g, bots = _play("baohuang", 6, ["search:worlds=3:confidence=1000", "heuristic"])
+    g2, _ = _play("baohuang", 6, ["heuristic"])
+    assert isinstance(bots[0], SearchBot) and bots[0].stats["searched"] > 0 and bots[0].stats["changed"] == 0
+    assert g.record()["actions"] == g2.record()["actions"]
+
+
+def test_shengji_candidates_are_the_heuristics_ranking() -> None:
+    from paiju.bots.heuristic_shengji import ShengjiHeuristic
+
+    g = paiju.new_game("shengji", seed=9)
+    player = ShengjiHeuristic()
+    seen = 0
+    while not g.is_over:
+        view, legal = g.view(g.to_act), g.legal_actions()
+        choice = player.act(view, legal)
+        if g.phase == "play":
+            ranked = player.ranked(view, legal, 5)
+            assert ranked[0] == choice and len(ranked) == len(set(ranked)) <= 5
+            seen += len(ranked) > 1
+        g.apply(choice)
+    assert seen > 10

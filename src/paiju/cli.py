@@ -366,9 +366,7 @@ class _Counts:
         return {
             "avg": rate(self.total, self.n),
             "max": self.max,
-            "by_kind": {
-                kind: {"decisions": d, "avg": rate(t, d), "max": m} for kind, (d, t, m) in self.kinds.items()
-            },
+            "by_kind": {kind: {"decisions": d, "avg": rate(t, d), "max": m} for kind, (d, t, m) in self.kinds.items()},
         }
 
 

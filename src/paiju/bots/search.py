@@ -216,9 +216,12 @@ def _baohuang_candidates(view: Mapping[str, Any], legal: Sequence[Any], base: An
 
 
 def _shuangkou_candidates(view: Mapping[str, Any], legal: Sequence[Any], base: Any, k: int) -> list[Any]:
-    """The heuristic's choice, pass, and the lowest play of each kind (bombs last)."""
+    """Every legal action when there are few; else the heuristic's choice, pass, and the
+    lowest play of each kind (bombs last)."""
     from paiju.shuangkou.combos import Play
 
+    if len(legal) <= k:
+        return [base] + [a for a in legal if a != base]
     out = [base]
     out += [a for a in legal if isinstance(a, Pass) and a != base][:1]
     kinds: set[Any] = {(base.width, base.length, base.is_bomb)} if isinstance(base, Play) else set()

@@ -120,8 +120,6 @@ class Play(NamedTuple):
         return f"Play({str(self)!r})"
 
 
-
-
 def _shape_kind(high: int, width: int, length: int) -> str | None:
     if width < 1 or length < 1:
         return None

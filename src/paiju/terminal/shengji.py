@@ -710,4 +710,3 @@ class ShengjiPresenter(Presenter):
                     held.remove(c)
             console.print(f"{labels[s]}: {escape(self.hand_text(held, g.view(s)))}")
         console.print(f"Kitty 底牌: {escape(' '.join(kitty))}")
-
