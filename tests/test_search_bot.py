@@ -113,7 +113,7 @@ def test_the_gain_must_be_sure_before_the_heuristic_is_overruled() -> None:
     assert _lower_bound([1.0, 1.0, 1.0], 1.0) == 1.0
     assert _lower_bound([2.0, -1.0, 2.0, -1.0], 1.0) < 0 < _lower_bound([2.0, -1.0, 2.0, -1.0], 0.0)
     # an unreachable confidence never overrules: the heuristic's hand, action for action
-    g, bots = _play("baohuang", 6, ["search:worlds=3:confidence=1000", "heuristic"])
+    g, bots = _play("baohuang", 6, ["search:worlds=3:confidence=1000:cards=99", "heuristic"])
     g2, _ = _play("baohuang", 6, ["heuristic"])
     assert isinstance(bots[0], SearchBot) and bots[0].stats["searched"] > 0 and bots[0].stats["changed"] == 0
     assert g.record()["actions"] == g2.record()["actions"]
