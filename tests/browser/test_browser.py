@@ -9,10 +9,8 @@ The server runs as a subprocess (see conftest.py); every page is its own player.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -22,29 +20,13 @@ if not os.path.exists("/usr/bin/chromium"):
     pytest.skip("the browser tests need Debian's chromium at /usr/bin/chromium", allow_module_level=True)
 
 from playwright.sync_api import Page, expect  # noqa: E402
-from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
+
+from .pages import TURN_TIMEOUT, Player  # noqa: E402
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from .conftest import HallServer
-
-TURN_TIMEOUT = 120  # seconds: far longer than any test waits, so 托管 never takes over
-HAND_TIMEOUT_MS = 60_000  # bots finishing a hand among themselves
-
-STATE_JS = """() => {
-  const t = document.querySelector('[data-testid="table"]');
-  if (!t) return null;
-  const cards = [...document.querySelectorAll('[data-testid="hand"] [data-testid="card"]')];
-  return {
-    phase: t.dataset.phase, step: t.dataset.step, toAct: t.dataset.toAct, mySeat: t.dataset.mySeat,
-    status: t.dataset.status, turn: t.dataset.turn, connection: t.dataset.connection,
-    cards: cards.map((c) => c.dataset.card),
-    raised: cards.filter((c) => c.dataset.raised === "true").map((c) => Number(c.dataset.index)),
-    scores: !!document.querySelector('[data-testid="scores"]'),
-    top: [...document.querySelectorAll('[data-testid="last-play"]:not(.previous) .card')].map((c) => c.dataset.card),
-  };
-}"""
 
 # resolves to "over" (score screen) or the phase when the seat `seat` is to act
 NEXT_JS = """(seat) => {
@@ -53,32 +35,6 @@ NEXT_JS = """(seat) => {
   if (document.querySelector('[data-testid="scores"]')) return "over";
   if (t.dataset.toAct === seat && (t.dataset.phase === "setup" || t.dataset.phase === "play")) return t.dataset.phase;
   return false;
-}"""
-
-# after an action chosen at turn t0: "moved" (the hand went on), "error" (an error toast),
-# and with wantRaised also "raised" (cards went up: a hint) or "toast" (any other toast)
-AFTER_JS = """([t0, wantRaised]) => {
-  const t = document.querySelector('[data-testid="table"]');
-  if (!t) return false;
-  if (t.dataset.turn !== t0) return "moved";
-  if (document.querySelector('[data-testid="toast"].error')) return "error";
-  if (wantRaised) {
-    if (document.querySelector('[data-testid="hand"] [data-raised="true"]')) return "raised";
-    if (document.querySelector('[data-testid="toast"]')) return "toast";
-  }
-  return false;
-}"""
-
-RAISED_IS_JS = """(want) => {
-  const got = [...document.querySelectorAll('[data-testid="hand"] [data-testid="card"]')]
-    .filter((c) => c.dataset.raised === "true").map((c) => Number(c.dataset.index));
-  return JSON.stringify(got) === JSON.stringify(want);
-}"""
-
-# remove every toast; the turn an action is chosen at
-BEGIN_JS = """() => {
-  document.querySelectorAll('[data-testid="toast"]').forEach((e) => e.remove());
-  return document.querySelector('[data-testid="table"]').dataset.turn;
 }"""
 
 RANKS = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ"]
@@ -114,113 +70,26 @@ def rank_groups(cards: list[str]) -> list[list[int]]:
     return list(groups.values())
 
 
-class Person:
-    """A person at the hall in one browser page, acting only through the UI."""
+class Person(Player):
+    """A person at a Baohuang table (five seats): a click raises a whole rank."""
+
+    seats = 5
+    next_js = NEXT_JS
 
     def __init__(self, page: Page, name: str) -> None:
-        self.page = page
-        self.name = name
-        self.table = page.get_by_test_id("table")
-        self.seat: str = ""
-        self.actions = 0  # own actions taken in the current hand
-        self.tally: Counter[str] = Counter()  # how each action was taken
+        super().__init__(page, name)
         self.play_turns = 0
         self.exercise_pending = False
 
-    # -------------------------------------------------------------- lobby
-    def login(self, url: str) -> None:
-        self.page.goto(url)
-        self.page.get_by_test_id("login-name").fill(self.name)
-        self.page.get_by_test_id("login").click()
-        expect(self.page.get_by_test_id("lobby")).to_be_visible()
-
-    def create_room(self, preset: str = "standard") -> str:
-        form = self.page.get_by_test_id("create-form")
-        expect(form).to_be_visible()
-        self.page.get_by_test_id("opt-game").select_option("baohuang")
-        self.page.get_by_test_id("opt-variant").select_option(preset)
-        self.page.get_by_test_id("opt-turn_timeout").fill(str(TURN_TIMEOUT))
-        self.page.get_by_test_id("create").click()
-        expect(self.table).to_be_visible()
-        # the creator is seated at the first seat on arrival
-        expect(self.table).to_have_attribute("data-my-seat", "0")
-        expect(self.table).to_have_attribute("data-connection", "open")
-        self.seat = "0"
-        room = self.table.get_attribute("data-room")
-        assert room and self.page.url.endswith("#/room/" + room)
+    def create_room(self, game: str, *, preset: str | None = None, options: dict[str, str] | None = None) -> str:
+        room = super().create_room(game, preset=preset, options=options)
+        assert self.page.url.endswith("#/room/" + room)
         return room
 
-    def fill_with_bots(self, level: str = "normal") -> None:
-        for s in range(5):
-            if str(s) == self.seat:
-                continue
-            seat = self.page.get_by_test_id(f"seat-{s}")
-            expect(seat).to_have_attribute("data-empty", "true")
-            self.page.get_by_test_id(f"bot-{s}-{level}").click()
-            expect(seat).to_have_attribute("data-empty", "false")
-
     def start(self) -> None:
-        self.page.get_by_test_id("start").click()
-        expect(self.table).to_have_attribute("data-status", "playing")
+        super().start()
         expect(self.page.get_by_test_id("card").first).to_be_visible()
         self.actions = 0
-
-    # -------------------------------------------------------------- reading the table
-    def state(self) -> dict[str, Any]:
-        st = self.page.evaluate(STATE_JS)
-        assert st is not None, "the table page is not shown"
-        return st
-
-    def card(self, index: int) -> Any:
-        return self.page.locator(f'[data-testid="hand"] [data-testid="card"][data-index="{index}"]')
-
-    def assert_raised(self, expected: list[int], why: str) -> None:
-        want = sorted(expected)
-        with contextlib.suppress(PlaywrightTimeout):  # the assert below says what differs
-            self.page.wait_for_function(RAISED_IS_JS, arg=want, timeout=3000)
-        got = self.state()["raised"]
-        assert got == want, f"{why}: raised {got}, expected {want} (hand {self.state()['cards']})"
-
-    def play_ready(self) -> bool:
-        """Does the client mark the raised cards as a legal play (the Play button's 'ready')?"""
-        return "ready" in (self.page.get_by_test_id("play").get_attribute("class") or "").split()
-
-    def pass_enabled(self) -> bool:
-        return self.page.get_by_test_id("pass").is_enabled()
-
-    def toasts(self) -> list[str]:
-        return self.page.get_by_test_id("toast").all_inner_texts()
-
-    # -------------------------------------------------------------- acting
-    def wait_next(self) -> str:
-        """Wait until this seat is to act ("setup"/"play") or the score screen is up ("over")."""
-        handle = self.page.wait_for_function(NEXT_JS, arg=self.seat, timeout=HAND_TIMEOUT_MS, polling=50)
-        return str(handle.json_value())
-
-    def begin(self) -> str:
-        """Start an action: clear old toasts; the turn it is chosen at."""
-        return str(self.page.evaluate(BEGIN_JS))
-
-    def wait_after(self, t0: str, want_raised: bool = False) -> str:
-        try:
-            handle = self.page.wait_for_function(AFTER_JS, arg=[t0, want_raised], timeout=10_000, polling=50)
-        except PlaywrightTimeout:
-            raise AssertionError(f"nothing happened after the action at turn {t0}: {self.state()}") from None
-        return str(handle.json_value())
-
-    def expect_moved(self, t0: str, kind: str) -> None:
-        res = self.wait_after(t0)
-        assert res == "moved", f"{kind}: the server refused it ({self.toasts()}); state {self.state()}"
-        self.actions += 1
-        self.tally[kind] += 1
-
-    def right_click_hand(self) -> None:
-        self.page.get_by_test_id("hand-area").click(button="right", position={"x": 6, "y": 6})
-
-    def lower_all(self) -> None:
-        """A left click on empty table space lowers every raised card."""
-        self.page.get_by_test_id("centre").click()
-        self.assert_raised([], "a click on empty space lowers everything")
 
     def decide(self) -> None:
         buttons = self.page.locator('[data-testid^="decide-"]')
@@ -281,10 +150,10 @@ class Person:
         """提示: the client raises the hinted cards (then they are played) or passes itself."""
         t0 = self.begin()
         self.page.get_by_test_id("hint").click()
-        res = self.wait_after(t0, want_raised=True)
+        res = self.wait_after(t0, want_raised=True, want_toast=True)
         if res == "moved":
             self.actions += 1
-            self.tally["hint → pass"] += 1
+            self.count("hint → pass")
             return True
         if res != "raised":
             assert res == "toast", f"the hint failed: {self.toasts()}"
@@ -324,7 +193,7 @@ class Person:
         t0 = self.begin()
         self.right_click_hand()
         self.expect_moved(t0, "illegal → right-click pass")
-        self.tally["ctrl+click range"] += 1
+        self.count("ctrl+click range")
 
     def play_hand(self, stop_after: int | None = None) -> bool:
         """Act whenever this seat is to act, until the score screen (True) or, with
@@ -341,18 +210,10 @@ class Person:
                 self.play_turn()
 
     def check_scores(self) -> list[int]:
-        scores = self.page.get_by_test_id("scores")
-        expect(scores).to_be_visible()
-        expect(self.table).to_have_attribute("data-phase", "over")
-        expect(self.table).to_have_attribute("data-status", "between")
-        rows = scores.locator("tbody tr[data-seat]")
-        expect(rows).to_have_count(5)
-        points = [int(r.locator("td").nth(3).inner_text()) for r in rows.all()]
-        assert sum(points) == 0, f"a hand's points sum to 0: {points}"
+        points = super().check_scores()
+        rows = self.page.locator('[data-testid="scores"] tbody tr[data-seat]')
         standings = [int(r.locator("td").nth(4).inner_text()) for r in rows.all()]
         assert standings == points, "after the first hand the standings are that hand's points"
-        expect(scores.locator("tr.mine")).to_have_attribute("data-seat", self.seat)
-        expect(self.page.get_by_test_id("next-hand")).to_be_visible()
         return points
 
 
@@ -380,7 +241,7 @@ def no_page_errors(page: Page) -> None:
 def test_whole_hand_with_the_seed_interaction(server: HallServer, page: Page) -> None:
     ann = Person(page, "Ann")
     ann.login(server.url)
-    room = ann.create_room("standard")
+    room = ann.create_room("baohuang", preset="standard")
     ann.fill_with_bots("normal")
     ann.start()
     ann.exercise_pending = True
@@ -404,7 +265,7 @@ def test_whole_hand_with_the_seed_interaction(server: HallServer, page: Page) ->
 def test_reload_mid_hand_keeps_seat_hand_and_turn(server: HallServer, page: Page) -> None:
     bo = Person(page, "Bo")
     bo.login(server.url)
-    bo.create_room("standard")
+    bo.create_room("baohuang", preset="standard")
     bo.fill_with_bots("normal")
     bo.start()
     assert bo.play_hand(stop_after=3) is False, "the hand ended before the reload"
@@ -430,7 +291,7 @@ def test_reload_mid_hand_keeps_seat_hand_and_turn(server: HallServer, page: Page
 def test_server_crash_and_restart_mid_hand(private_server: HallServer, page: Page) -> None:
     cy = Person(page, "Cy")
     cy.login(private_server.url)
-    cy.create_room("standard")
+    cy.create_room("baohuang", preset="standard")
     cy.fill_with_bots("normal")
     cy.start()
     assert cy.play_hand(stop_after=3) is False, "the hand ended before the crash"
@@ -468,7 +329,7 @@ def test_language_switch(server: HallServer, page: Page) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "en")
     # and on the table page
     dee = Person(page, "Dee")
-    dee.create_room("standard")
+    dee.create_room("baohuang", preset="standard")
     expect(page.get_by_test_id("back")).to_contain_text("Lobby")
     page.get_by_test_id("lang").click()
     expect(page.get_by_test_id("back")).to_contain_text("返回大厅")
@@ -488,7 +349,7 @@ def test_phone_width_layout(server: HallServer, new_page: Callable[..., Page]) -
     eve.login(server.url)
     expect(page.get_by_test_id("create-form")).to_be_visible()
     no_horizontal_scroll("lobby")
-    eve.create_room("standard")
+    eve.create_room("baohuang", preset="standard")
     eve.fill_with_bots("normal")
     no_horizontal_scroll("table before the hand")
     eve.start()

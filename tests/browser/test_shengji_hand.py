@@ -20,13 +20,13 @@ if not os.path.exists("/usr/bin/chromium"):
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from .four_seats import Clock, Seated  # noqa: E402
+from .pages import Clock, FourSeatPlayer  # noqa: E402
 
 if TYPE_CHECKING:
     from .conftest import HallServer
 
 
-def deal_decision(person: Seated, declared: bool) -> bool:
+def deal_decision(person: FourSeatPlayer, declared: bool) -> bool:
     """Click a declare button (the first time one is offered) or Pass; True once declared."""
     page = person.page
     buttons = page.locator('[data-testid^="decide-"]')
@@ -44,7 +44,7 @@ def deal_decision(person: Seated, declared: bool) -> bool:
     return declared or choice != "decide-no"
 
 
-def bury(person: Seated) -> None:
+def bury(person: FourSeatPlayer) -> None:
     """Select as many cards as the kitty holds (one click each: a click raises one card) and
     press Bury; the client sends one `bury` per card and the hand goes on to play."""
     page = person.page
@@ -68,9 +68,9 @@ def bury(person: Seated) -> None:
 
 def test_whole_shengji_hand(server: HallServer, page: Page) -> None:
     clock = Clock()
-    ann = Seated(page, "Ann")
+    ann = FourSeatPlayer(page, "Ann")
     ann.login(server.url)
-    ann.create_room("shengji", {"decks": "2"})
+    ann.create_room("shengji", options={"decks": "2"})
     ann.fill_with_bots()
     ann.start()
     expect(page.get_by_test_id("level")).to_have_text("Level 2")

@@ -19,7 +19,7 @@ if not os.path.exists("/usr/bin/chromium"):
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from .four_seats import Clock, Seated  # noqa: E402
+from .pages import Clock, FourSeatPlayer  # noqa: E402
 
 if TYPE_CHECKING:
     from .conftest import HallServer
@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 TYPES = re.compile(r"single|pair|triple|straight|pair run|triple run|bomb|four jokers")
 
 
-def pass_by_right_click(person: Seated) -> bool:
+def pass_by_right_click(person: FourSeatPlayer) -> bool:
     """With nothing raised a right-click passes (when passing is legal)."""
-    if not person.page.get_by_test_id("pass").is_enabled():
+    if not person.pass_enabled():
         return False
     t0 = person.begin()
     person.right_click_hand()
@@ -39,7 +39,7 @@ def pass_by_right_click(person: Seated) -> bool:
 
 def test_whole_shuangkou_hand(server: HallServer, page: Page) -> None:
     clock = Clock()
-    bea = Seated(page, "Bea")
+    bea = FourSeatPlayer(page, "Bea")
     bea.login(server.url)
     bea.create_room("shuangkou")
     bea.fill_with_bots()
