@@ -109,9 +109,11 @@ def test_cards_limits_search_to_the_end_of_a_hand() -> None:
 def test_the_gain_must_be_sure_before_the_heuristic_is_overruled() -> None:
     from paiju.bots.search import _lower_bound
 
-    assert _lower_bound([1.0], 1.0) == float("-inf")
-    assert _lower_bound([1.0, 1.0, 1.0], 1.0) == 1.0
+    assert _lower_bound([1.0], 0.0) == 0.5  # one world and the prior one
+    assert 0 < _lower_bound([1.0] * 20, 1.0) < _lower_bound([1.0] * 80, 1.0) < 1.0  # surer with more worlds
+    assert _lower_bound([1.0, 1.0, 1.0], 100.0) < 0  # identical gains are not certainty
     assert _lower_bound([2.0, -1.0, 2.0, -1.0], 1.0) < 0 < _lower_bound([2.0, -1.0, 2.0, -1.0], 0.0)
+    assert _lower_bound([0.0] * 10, 0.0) == 0.0  # no gain never overrules
     # an unreachable confidence never overrules: the heuristic's hand, action for action
     g, bots = _play("baohuang", 6, ["search:worlds=3:confidence=1000:cards=99", "heuristic"])
     g2, _ = _play("baohuang", 6, ["heuristic"])

@@ -6,8 +6,8 @@ to ``cards`` cards (default 6: the end of a hand, where search pays), the bot
 1. draws a *world*: the hidden cards (other hands, an unseen kitty) dealt at random but
    consistently with the view — the card counts, every card played, the voids shown in
    play, the role cards where the roles say (Baohuang's hidden guard card goes to a seat
-   drawn with the odds the public play gives it) — and the public actions of the hand
-   replayed on them (``paiju.<game>.worlds.sample_world``);
+   drawn with the odds the public play gives it) — in a game set in the view's state
+   (``paiju.<game>.worlds.sample_world``);
 2. for each candidate action, plays the world out from that action with every seat
    played by the rollout policy (the ``heuristic`` bot's play, or ``greedy`` for speed)
    and notes its own seat's score;
@@ -18,8 +18,9 @@ to ``cards`` cards (default 6: the end of a hand, where search pays), the bot
    standard errors, default 1) and keeps the heuristic's choice when none is.
 
 Everything else — the decisions before play, a forced move, a position the sampler
-cannot rebuild (Baohuang hands with tribute or 贴牌 attachments, a Shengji case its
-sampler refuses) — is the heuristic's choice; :attr:`SearchBot.stats` counts both.
+cannot rebuild (none is known in a consistent view) — is the heuristic's choice;
+:attr:`SearchBot.stats` counts searched decisions, worlds, overruled choices and
+fallbacks.
 
 Parameters come with the name in the registry: ``search:seconds=0.2:worlds=32:confidence=1.5``.
 
@@ -155,12 +156,18 @@ class SearchBot:
 
 
 def _lower_bound(gains: Sequence[float], z: float) -> float:
-    """Mean of the paired gains less ``z`` standard errors (−inf with fewer than 2)."""
-    n = len(gains)
-    if n < 2:
-        return float("-inf")
-    mean = sum(gains) / n
-    var = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    """Mean less ``z`` standard errors of the paired gains, with one prior world added in
+    which the candidate gains nothing: three worlds that all say +1 are not certainty.
+
+    >>> _lower_bound([1.0, 1.0, 1.0], 0.0)
+    0.75
+    >>> _lower_bound([1.0, 1.0, 1.0], 1.0)
+    0.5
+    """
+    g = [*gains, 0.0]
+    n = len(g)
+    mean = sum(g) / n
+    var = sum((x - mean) ** 2 for x in g) / (n - 1)
     return mean - z * (var / n) ** 0.5
 
 
