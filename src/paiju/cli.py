@@ -269,7 +269,7 @@ def play(
         typer.Option(
             "--bots", "-b", help=f"Bot for the other seats, or a comma list ({', '.join(bot_descriptions())})."
         ),
-    ] = "greedy",
+    ] = "heuristic",
     delay: Annotated[float, typer.Option("--delay", help="Seconds to wait before each bot action.")] = 0.0,
     save: Annotated[Path | None, typer.Option("--save", help="Write the game record (JSON) here at the end.")] = None,
     watch: Annotated[bool, typer.Option("--watch", help="Bots in every seat; just watch.")] = False,
