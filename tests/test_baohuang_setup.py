@@ -59,66 +59,22 @@ def test_the_first_dealt_seat_gets_the_extra_card() -> None:
 # ---------------------------------------------------------------------------- §3 presets
 
 
+# one preset per line, as in the spec table
+# fmt: off
 @pytest.mark.parametrize(
     ("variant", "expected"),
     [
-        (
-            "standard",
-            dict(
-                deck="full",
-                guard="card",
-                abdication="standard",
-                solo_grab=False,
-                kick=False,
-                yield_turn=False,
-                tribute=False,
-                rebellion=True,
-            ),
-        ),
-        (
-            "classic",
-            dict(
-                deck="full",
-                guard="call",
-                abdication="classic",
-                solo_grab=True,
-                kick=False,
-                yield_turn=False,
-                tribute=False,
-                rebellion=True,
-                guard_choice="auto",
-            ),
-        ),
-        (
-            "weihai",
-            dict(
-                deck="weihai",
-                guard="card",
-                abdication="weihai",
-                solo_grab=True,
-                kick=True,
-                yield_turn=False,
-                tribute=False,
-                rebellion=True,
-            ),
-        ),
-        (
-            "qingdao",
-            dict(
-                deck="full",
-                guard="call",
-                abdication="qingdao",
-                solo_grab=True,
-                grab_needs_four=True,
-                kick=True,
-                yield_turn=True,
-                tribute=True,
-                rebellion=True,
-                guard_choice="choose",
-            ),
-        ),
+        ("standard", dict(deck="full", guard="card", abdication="standard", solo_grab=False, kick=False,
+                          yield_turn=False, tribute=False, rebellion=True)),
+        ("classic", dict(deck="full", guard="call", abdication="classic", solo_grab=True, kick=False,
+                         yield_turn=False, tribute=False, rebellion=True, guard_choice="auto")),
+        ("weihai", dict(deck="weihai", guard="card", abdication="weihai", solo_grab=True, kick=True,
+                        yield_turn=False, tribute=False, rebellion=True)),
+        ("qingdao", dict(deck="full", guard="call", abdication="qingdao", solo_grab=True, grab_needs_four=True,
+                         kick=True, yield_turn=True, tribute=True, rebellion=True, guard_choice="choose")),
     ],
 )
+# fmt: on
 def test_presets(variant: str, expected: dict[str, object]) -> None:
     g = paiju.new_game("baohuang", seed=1, variant=variant)
     assert {k: g.options[k] for k in expected} == expected
