@@ -48,7 +48,7 @@ from paiju.shengji.options import PACK_SIZES
 from paiju.shengji.scoring import step_points
 from paiju.shengji.sequences import Combos
 from paiju.shengji.throw import can_beat
-from paiju.shengji.trick import play_rank
+from paiju.shengji.trick import play_rank, ranks_above
 from paiju.shengji.trump import (
     BJ_ID,
     COLOUR_ID,
@@ -595,7 +595,7 @@ class _Decision:
         wi = 0
         for i in range(1, len(ranks)):
             r = ranks[i]
-            if r is not None and _better(r, ranks[wi], self.how):  # type: ignore[arg-type]
+            if r is not None and ranks_above(r, ranks[wi], self.how):  # type: ignore[arg-type]
                 wi = i
         best_rank = ranks[wi]
         assert best_rank is not None
@@ -623,7 +623,7 @@ class _Decision:
 
         def value(play: tuple[int, ...]) -> float:
             r = play_rank(play, suit, shape, t)
-            if r is not None and _better(r, best_rank, self.how):
+            if r is not None and ranks_above(r, best_rank, self.how):
                 p = hold_prob(TRUMP if r[0] else suit, r[1][0])
             else:
                 p = p_lose_play
@@ -731,18 +731,6 @@ class _Decision:
                     cards += [c, c]
                 return cards
         return None
-
-
-def _better(new: tuple[int, list[int]], old: tuple[int, list[int]], how: str) -> bool:
-    """Does a qualifying play rank above the one winning (as the engine's trick winner)?"""
-    if new[0] != old[0]:
-        return new[0] > old[0]
-    a, b = new[1], old[1]
-    if how == "all":
-        return all(x > y for x, y in zip(a, b))
-    if how == "highest":
-        return max(a) > max(b)
-    return a[0] > b[0]
 
 
 __all__ = ["ShengjiHeuristic", "bury_plan", "ids_of", "pack_counts"]

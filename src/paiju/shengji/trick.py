@@ -33,7 +33,9 @@ def play_rank(play: tuple[int, ...], suit: int, shape: tuple[int, ...], t: Trump
     return (1 if s != suit else 0, tops)
 
 
-def _better(new: tuple[int, list[int]], old: tuple[int, list[int]], how: str) -> bool:
+def ranks_above(new: tuple[int, list[int]], old: tuple[int, list[int]], how: str) -> bool:
+    """Does a qualifying play (its :func:`play_rank`) rank above the one winning so far?
+    ``how`` is the room's ``throw_evaluation`` (all units, the highest, the largest)."""
     if new[0] != old[0]:
         return new[0] > old[0]
     a, b = new[1], old[1]
@@ -54,6 +56,6 @@ def winning_index(plays: list[tuple[int, ...]], t: TrumpOrder, how: str = "large
     assert best_rank is not None
     for i in range(1, len(plays)):
         r = play_rank(plays[i], suit, shape, t)
-        if r is not None and _better(r, best_rank, how):
+        if r is not None and ranks_above(r, best_rank, how):
             best, best_rank = i, r
     return best
