@@ -29,8 +29,7 @@ hands), then the free copies are shuffled into the room left. The world is built
 directly in the play state (like :meth:`Baohuang.clone`, no replay): roles, the trick on
 the table with its circle of seats to answer, passes and yields 让牌, finished players,
 multiplier inputs and the events are the view's, and ``world.view(seat) == view``
-entirely. :class:`WorldSampler` keeps the work of one view for many worlds;
-:func:`sample_world` keeps the last view's.
+entirely. :class:`WorldSampler` reads one view once and deals many worlds of it.
 
 Not honoured (inferences, not facts the view states): what the setup answers imply about
 hands (a grab needing a suited four, a classic call picking the best triple …) and what
@@ -645,13 +644,6 @@ class WorldSampler:
         return w
 
 
-_cache: tuple[Mapping[str, Any], tuple[Any, ...], WorldSampler] | None = None
-
-
-def _fingerprint(view: Mapping[str, Any]) -> tuple[Any, ...]:
-    return (view["seat"], view.get("step"), view.get("to_act"), len(view.get("events", ())), tuple(view["hand"]))
-
-
 def sample_world(
     view: Mapping[str, Any], rng: random.Random, guard_weights: Mapping[int, float] | None = None
 ) -> Baohuang:
@@ -660,16 +652,6 @@ def sample_world(
 
     ``guard_weights``: relative odds per seat of being a hidden guard (seats not named
     count 1; the odds are multiplied by the number of hidden cards the seat may hold,
-    which is the chance of a random deal). The work of the last view is kept: sampling
-    again from the same view object only deals. Raises :class:`CannotSample` (module doc)."""
-    global _cache
-    if view.get("seat") is None or view.get("step") != "play":
-        return WorldSampler(view).sample(rng, guard_weights)  # raises CannotSample
-    cached = _cache
-    fp = _fingerprint(view)
-    if cached is not None and cached[0] is view and cached[1] == fp:
-        sampler = cached[2]
-    else:
-        sampler = WorldSampler(view)
-        _cache = (view, fp, sampler)
-    return sampler.sample(rng, guard_weights)
+    which is the chance of a random deal). To sample many worlds of one view, make one
+    :class:`WorldSampler` and call its ``sample``. Raises :class:`CannotSample` (module doc)."""
+    return WorldSampler(view).sample(rng, guard_weights)

@@ -105,26 +105,33 @@ class SearchBot:
         self.cards = ENDGAME_CARDS if cards is None else int(cards)
         self._rng = random.Random(seed)
         self._heuristic = make_bot("heuristic", game=game, seed=seed)
-        self._sample = importlib.import_module(f"paiju.{game}.worlds").sample_world
+        self._sampler = importlib.import_module(f"paiju.{game}.worlds").WorldSampler
         self._rollout = ROLLOUTS[game][rollout]
         self.stats: Counter[str] = Counter()
         """``searched`` decisions, ``worlds`` played, ``fallback`` (no world could be built)."""
 
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         base = self._heuristic.act(view, legal)
-        if view["phase"] != "play" or len(legal) < 2:
+        if view["phase"] != "play" or len(legal) < 2 or len(view["hand"]) > self.cards:
             return base
         cands = CANDIDATE_MAKERS[self.game](view, legal, base, self.candidates)
-        if len(cands) < 2 or len(view["hand"]) > self.cards:
+        if len(cands) < 2:
             return base
         seat = view["seat"]
         # gains[i][w]: candidate i's score minus the heuristic's choice's score in world w
         gains: list[list[float]] = [[] for _ in cands]
         deadline = time.perf_counter() + self.seconds
+        try:
+            sampler = self._sampler(view)
+        except IllegalAction:
+            self.stats["fallback"] += 1
+            return base
+        hidden_guard = self.game == "baohuang" and view.get("guard") is None and not view.get("solo")
+        odds = _guard_odds(view) if hidden_guard else None
         n = 0
         while n < self.worlds and (n == 0 or time.perf_counter() < deadline):
             try:
-                world = self._world(view)
+                world = sampler.sample(self._rng, odds) if odds is not None else sampler.sample(self._rng)
             except IllegalAction:
                 self.stats["fallback"] += 1
                 return base
@@ -148,11 +155,6 @@ class SearchBot:
         if best:
             self.stats["changed"] += 1
         return cands[best]
-
-    def _world(self, view: Mapping[str, Any]) -> Game:
-        if self.game == "baohuang" and view.get("guard") is None and not view.get("solo"):
-            return self._sample(view, self._rng, _guard_odds(view))
-        return self._sample(view, self._rng)
 
 
 def _lower_bound(gains: Sequence[float], z: float) -> float:

@@ -25,8 +25,8 @@ kitty); cards are dealt to the hidden places one by one, the most constrained fi
 to a place drawn with odds its free room, never to a place that would make the rest
 impossible (Hall's condition over the ≤ 4 hidden places). The rarer whole-hand facts (no
 higher tractor, follow obligations with some pairs shown, "some seat could beat it") are
-checked on the result and the deal redrawn when one fails. :class:`WorldSampler` keeps
-the facts of one view for many worlds; :func:`sample_world` keeps the last view's.
+checked on the result and the deal redrawn when one fails. :class:`WorldSampler` draws
+the facts of one view once and deals many worlds of it.
 
 Not exact: with ``kitty_steal`` 抢底 the declarations are not tied to hands (a card shown
 may have been buried and picked up by a stealer); the last burier is the last declarer
@@ -664,27 +664,10 @@ class WorldSampler:
         return tuple(out)
 
 
-_cache: tuple[Mapping[str, Any], tuple[Any, ...], WorldSampler] | None = None
-
-
-def _fingerprint(view: Mapping[str, Any]) -> tuple[Any, ...]:
-    return (view["seat"], view["phase"], view["to_act"], len(view["tricks"]), len(view["trick"]), tuple(view["hand"]))
-
-
 def sample_world(view: Mapping[str, Any], rng: random.Random) -> Shengji:
     """A game in the state ``view`` (a seat's view during play) describes, the cards it
     hides dealt at random consistently with the hand's public facts (module doc).
 
-    The inferences of the last view are kept: sampling again from the same view object
-    only deals. Raises :class:`CannotSample` (module doc)."""
-    global _cache
-    if view.get("seat") is None or view.get("phase") != "play":
-        return WorldSampler(view).sample(rng)  # raises CannotSample
-    cached = _cache
-    fp = _fingerprint(view)
-    if cached is not None and cached[0] is view and cached[1] == fp:
-        sampler = cached[2]
-    else:
-        sampler = WorldSampler(view)
-        _cache = (view, fp, sampler)
-    return sampler.sample(rng)
+    To sample many worlds of one view, make one :class:`WorldSampler` and call its
+    ``sample``: the inferences are drawn once. Raises :class:`CannotSample` (module doc)."""
+    return WorldSampler(view).sample(rng)

@@ -34,42 +34,59 @@ class CannotSample(IllegalAction):
     """The view describes a state this module cannot reconstruct."""
 
 
+class WorldSampler:
+    """One view read once, ready to deal many worlds of it (:func:`sample_world`)."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        me = view["seat"]
+        if me is None:
+            raise CannotSample("a spectator has no seat to sample a world for")
+        self.view = view
+        self.me: int = me
+        self.played: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
+        self.actions: list[str] = []
+        for e in view["events"]:
+            if "action" in e:
+                self.actions.append(e["action"])
+                if "cards" in e:
+                    self.played[e["seat"]] += parse_cards(e["cards"])
+        self.mine = parse_cards(view["hand"])
+        unseen = Counter(packs(2))
+        for c in self.mine + [c for p in self.played for c in p]:
+            unseen[c] -= 1
+        if any(n < 0 for n in unseen.values()):
+            raise CannotSample("the view shows more copies of a card than the deck has")
+        self.unseen = list(unseen.elements())
+        hidden = sum(view["hand_counts"][s] for s in range(NUM_SEATS) if s != me)
+        if hidden != len(self.unseen):
+            raise CannotSample(f"{len(self.unseen)} unseen cards for {hidden} hidden places")
+        self.options = dict(view["options"], first_lead=view["first_lead"])
+
+    def sample(self, rng: random.Random) -> Shuangkou:
+        """A world: the unseen cards dealt at random, the hand's actions replayed."""
+        view, me = self.view, self.me
+        pool = list(self.unseen)
+        rng.shuffle(pool)
+        hands: list[list[Card]] = []
+        i = 0
+        for s in range(NUM_SEATS):
+            if s == me:
+                hands.append(list(self.mine))
+                continue
+            n = view["hand_counts"][s]
+            hands.append(pool[i : i + n])
+            i += n
+        deal = [format_cards(hands[s] + self.played[s]) for s in range(NUM_SEATS)]
+        world = Shuangkou(seed=0, deal=deal, **self.options)
+        for a in self.actions:
+            world.apply(a)
+        mine_now = world.view(me)
+        if any(mine_now.get(k) != view.get(k) for k in CHECKED):
+            raise CannotSample("the replayed hand does not match the view")
+        return world
+
+
 def sample_world(view: Mapping[str, Any], rng: random.Random) -> Shuangkou:
-    """A game in the state ``view`` describes, the unseen cards dealt at random."""
-    me = view["seat"]
-    if me is None:
-        raise CannotSample("a spectator has no seat to sample a world for")
-    played: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
-    actions: list[str] = []
-    for e in view["events"]:
-        if "action" in e:
-            actions.append(e["action"])
-            if "cards" in e:
-                played[e["seat"]] += parse_cards(e["cards"])
-    mine = parse_cards(view["hand"])
-    unseen = Counter(packs(2))
-    for c in mine + [c for p in played for c in p]:
-        unseen[c] -= 1
-    if any(n < 0 for n in unseen.values()):
-        raise CannotSample("the view shows more copies of a card than the deck has")
-    pool = list(unseen.elements())
-    rng.shuffle(pool)
-    hands: list[list[Card]] = []
-    i = 0
-    for s in range(NUM_SEATS):
-        if s == me:
-            hands.append(list(mine))
-            continue
-        n = view["hand_counts"][s]
-        hands.append(pool[i : i + n])
-        i += n
-    if i != len(pool):
-        raise CannotSample(f"{len(pool)} unseen cards for {i} hidden places")
-    options = dict(view["options"], first_lead=view["first_lead"])
-    world = Shuangkou(seed=0, deal=[format_cards(hands[s] + played[s]) for s in range(NUM_SEATS)], **options)
-    for a in actions:
-        world.apply(a)
-    mine_now = world.view(me)
-    if any(mine_now.get(k) != view.get(k) for k in CHECKED):
-        raise CannotSample("the replayed hand does not match the view")
-    return world
+    """A game in the state ``view`` describes, the unseen cards dealt at random. To sample
+    many worlds of one view, make one :class:`WorldSampler` and call its ``sample``."""
+    return WorldSampler(view).sample(rng)
