@@ -1,0 +1,27 @@
+"""Smoke test of ``benchmarks/search.py``: it runs with a tiny budget and reports worlds
+and searched decisions for every game. No timing assertions."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "search.py"
+
+
+def _load():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("bench_search", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("game", ["baohuang", "shengji", "shuangkou"])
+def test_search_benchmark_reports(game: str) -> None:
+    row = _load().bench_game(game, 1, "search:worlds=2")
+    assert row["game"] == game and row["positions"] > 0
+    assert row["first_world_ms"] > 0 and row["next_world_ms"] > 0
+    assert row["searched_decisions"] > 0 and row["worlds_per_decision_median"] == 2
