@@ -267,7 +267,10 @@ def play(
     bots: Annotated[
         str,
         typer.Option(
-            "--bots", "-b", help=f"Bot for the other seats, or a comma list ({', '.join(bot_descriptions())})."
+            "--bots",
+            "-b",
+            help=f"Bot for the other seats, or a comma list ({', '.join(bot_descriptions())}); "
+            "parameters after colons: search:seconds=0.2.",
         ),
     ] = "heuristic",
     delay: Annotated[float, typer.Option("--delay", help="Seconds to wait before each bot action.")] = 0.0,
@@ -549,7 +552,12 @@ def tournament(
     game: GameArg,
     bots: Annotated[
         str,
-        typer.Option("--bots", "-b", help=f"Two or more bots, comma-separated ({', '.join(bot_descriptions())})."),
+        typer.Option(
+            "--bots",
+            "-b",
+            help=f"Two or more bots, comma-separated ({', '.join(bot_descriptions())}); "
+            "parameters after colons: search:seconds=0.2.",
+        ),
     ] = "greedy,random",
     deals: Annotated[
         int, typer.Option("--deals", "-n", help="Number of deals (each played in every seating).", min=1)
