@@ -58,7 +58,8 @@ CANDIDATES = 6
 ENDGAME_CARDS = 6
 """By default the bot searches only once its hand is down to this many cards: there the
 rollouts are short and the worlds close to the truth, and that is where the measured gain
-over the heuristic is (docs/ai.md); earlier, a second of rollouts changed little.
+over the heuristic is (docs/ai.md); earlier, a second of rollouts showed no measurable
+gain.
 ``cards=99`` searches every decision of the play."""
 CONFIDENCE = 1.0
 """How sure the search must be before it overrules the heuristic: an action replaces the
@@ -108,7 +109,8 @@ class SearchBot:
         self._sampler = importlib.import_module(f"paiju.{game}.worlds").WorldSampler
         self._rollout = ROLLOUTS[game][rollout]
         self.stats: Counter[str] = Counter()
-        """``searched`` decisions, ``worlds`` played, ``fallback`` (no world could be built)."""
+        """``searched`` decisions, ``worlds`` played, ``changed`` (the heuristic's choice
+        overruled), ``fallback`` (no world could be built)."""
 
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         base = self._heuristic.act(view, legal)
