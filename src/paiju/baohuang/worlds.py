@@ -655,3 +655,23 @@ def sample_world(
     which is the chance of a random deal). To sample many worlds of one view, make one
     :class:`WorldSampler` and call its ``sample``. Raises :class:`CannotSample` (module doc)."""
     return WorldSampler(view).sample(rng, guard_weights)
+
+
+def rollout_view(world: Baohuang) -> dict[str, Any]:
+    """The few facts a play policy reads, for the seat to act in a *sampled world*, cheaply
+    (no copy of the event log) and with every role of the world known: a world is one guess
+    of everything, so its players need not guess again. Never for a real game: it shows a
+    hidden guard. ``counts`` are the seat's cards per strength index."""
+    seat = world.to_act
+    assert seat is not None
+    return {
+        "seat": seat,
+        "phase": "play",
+        "counts": world._counts[seat],
+        "hand_counts": world._sizes,
+        "leading": world.is_leading(),
+        "last_play": {"seat": world._last_seat} if world._last is not None else None,
+        "emperor": world.emperor,
+        "guard": world.guard if not world.solo else None,
+        "solo": world.solo,
+    }

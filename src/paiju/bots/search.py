@@ -189,26 +189,14 @@ _BAOHUANG_PLAYER = HeuristicBot()
 
 
 def _baohuang_heuristic(x: Game) -> Any:
-    """The heuristic's play for the seat to act in a world, where every role is known
-    (a world is one guess of everything; its players need not guess again)."""
-    g: Any = x
-    seat = g.to_act
-    last = g._last
-    view = {
-        "seat": seat,
-        "phase": "play",
-        "counts": g._counts[seat],
-        "hand_counts": g._sizes,
-        "leading": g.is_leading(),
-        "last_play": {"seat": g._last_seat} if last is not None else None,
-        "emperor": g.emperor,
-        "guard": g.guard if not g.solo else None,
-        "solo": g.solo,
-    }
-    legal = g.legal_actions()
+    """The heuristic's play for the seat to act in a world, every role of the world known
+    to its players (:func:`paiju.baohuang.worlds.rollout_view`)."""
+    from paiju.baohuang.worlds import rollout_view
+
+    legal = x.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    return _BAOHUANG_PLAYER.act(view, legal)
+    return _BAOHUANG_PLAYER.act(rollout_view(x), legal)  # type: ignore[arg-type]
 
 
 def _baohuang_candidates(view: Mapping[str, Any], legal: Sequence[Any], base: Any, k: int) -> list[Any]:
