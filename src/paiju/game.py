@@ -104,10 +104,15 @@ class Game(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know, and nothing more (``None``: a spectator)."""
 
+    _scores: tuple[int, ...] | None = None
+    """Set by the game when the hand ends."""
+
     @property
-    @abstractmethod
     def scores(self) -> tuple[int, ...]:
         """Points per seat for the finished hand; they sum to 0."""
+        if self._scores is None:
+            raise IllegalAction("the hand is not over yet: there are no scores")
+        return self._scores
 
     @abstractmethod
     def _record_setup(self) -> dict[str, Any]:

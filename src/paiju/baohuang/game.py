@@ -305,12 +305,6 @@ class Baohuang(Game):
         """The current decision: tribute, emperor, call, grab, reveal, rebel, kick, play, over."""
         return self._step
 
-    @property
-    def scores(self) -> tuple[int, ...]:
-        if self._scores is None:
-            raise IllegalAction("the hand is not over yet: there are no scores")
-        return self._scores
-
     def legal_actions(self) -> Sequence[Any]:
         seat = self._to_act
         if seat is None:

@@ -206,12 +206,6 @@ class Shengji(Game):
         return self._step
 
     @property
-    def scores(self) -> tuple[int, ...]:
-        if self._scores is None:
-            raise IllegalAction("the hand is not over yet: there are no scores")
-        return self._scores
-
-    @property
     def order(self) -> TrumpOrder | None:
         """The hand's card order, once trump is settled (after the deal)."""
         return self._t

@@ -169,12 +169,6 @@ class Shuangkou(Game):
         """``play`` while tricks are played, ``over`` at the end (there is no setup)."""
         return "over" if self.result is not None else "play"
 
-    @property
-    def scores(self) -> tuple[int, ...]:
-        if self._scores is None:
-            raise IllegalAction("the hand is not over yet: there are no scores")
-        return self._scores
-
     def is_leading(self) -> bool:
         """Is the seat to act leading a trick (nothing to beat)?"""
         return self._to_act is not None and self._last is None
