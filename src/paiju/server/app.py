@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -22,12 +25,18 @@ from paiju.errors import IllegalAction
 from paiju.server.games_info import games_info
 from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
 from paiju.server.protocol import ProtocolError, parse_client_message
+from paiju.server.records import DamagedHand, stored_record
 from paiju.server.store import Store
 from paiju.server.table import Conn, TokenBucket
+from paiju.server.writer import StoreError
+
+log = logging.getLogger("paiju.app")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 COOKIE = "paiju_token"
 MAX_NAME = 24
+UNAVAILABLE = "the hall cannot reach its database right now; nothing was changed — try again in a moment"
+START_WAIT = 60.0  # seconds the hall waits for its database at start-up
 
 
 def _token(req: Request | WebSocket) -> str | None:
@@ -61,14 +70,17 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
     def hall() -> Hall:
         return state["hall"]
 
-    def me(req: Request | WebSocket) -> dict[str, Any] | None:
-        return hall().store.player_by_token(_token(req))
+    async def me(req: Request | WebSocket) -> dict[str, Any] | None:
+        token = _token(req)
+        if not token:
+            return None
+        return await asyncio.to_thread(hall().store.player_by_token, token)
 
     async def index(req: Request) -> Response:
         return FileResponse(WEB / "index.html")
 
     async def api_me(req: Request) -> Response:
-        p = me(req)
+        p = await me(req)
         return JSONResponse({"player": {"id": p["id"], "name": p["name"]} if p else None})
 
     async def api_login(req: Request) -> Response:
@@ -80,13 +92,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
             return _error(f"a name is 1-{MAX_NAME} characters")
         name = name.strip()
-        p = me(req)
+        p = await me(req)
         if p:
-            hall().rename(p["id"], name)
+            await hall().rename(p["id"], name)
             token = p["token"]
             pid = p["id"]
         else:
-            created = hall().store.create_player(name)
+            created = await hall().create_player(name)
             token, pid = created["token"], created["id"]
         resp = JSONResponse({"player": {"id": pid, "name": name}})
         resp.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True, samesite="lax")
@@ -97,7 +109,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
 
     async def api_rooms(req: Request) -> Response:
         if req.method == "POST":
-            p = me(req)
+            p = await me(req)
             if not p:
                 return _error("choose a name first (POST /api/login)", 401)
             try:
@@ -111,11 +123,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
                 name, game = body.get("name") or "", body.get("game") or "baohuang"
                 if not isinstance(name, str) or not isinstance(game, str):
                     raise IllegalAction("name and game must be text")
-                table = hall().create_room(name, game, dict(options), float(timeout), p["id"])
+                table = await hall().create_room(name, game, dict(options), float(timeout), p["id"])
             except (IllegalAction, TypeError, ValueError) as e:
                 return _error(str(e))
             return JSONResponse({"id": table.id})
-        p = me(req)
+        p = await me(req)
         rooms = [{**t.room_info(), "your_seat": t.seat_of(p["id"]) if p else None} for t in hall().tables.values()]
         return JSONResponse({"rooms": rooms})
 
@@ -126,30 +138,46 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
         return JSONResponse(table.room_info())
 
     async def api_hand(req: Request) -> Response:
-        from paiju.registry import new_game
-
         rid, n = req.path_params["room"], req.path_params["number"]
         table = hall().tables.get(rid)
         if table is None:
             return _error("no such room", 404)
-        rows = [h for h in hall().store.room_hands(rid) if h["number"] == n]
-        if not rows or rows[0]["finished_at"] is None:
+
+        def record() -> dict[str, Any] | None:
+            rows = [h for h in hall().store.room_hands(rid) if h["number"] == n]
+            if not rows or rows[0]["finished_at"] is None:
+                return None
+            return stored_record(hall().store, table.game_name, rows[0])
+
+        try:
+            rec = await asyncio.to_thread(record)
+        except DamagedHand as e:
+            return _error(f"this hand's record is damaged: {e}", 409)
+        if rec is None:
             return _error("no finished hand with that number", 404)
-        h = rows[0]
-        game = new_game(table.game_name, seed=h["seed"], **h["options"])
-        for a in hall().store.hand_actions(h["id"]):
-            game.apply(a["text"])
-        return JSONResponse(game.record())
+        return JSONResponse(rec)
 
     async def ws_table(ws: WebSocket) -> None:
-        player = me(ws)
+        try:
+            player = await me(ws)
+        except SQLAlchemyError:
+            await ws.accept()
+            await ws.send_json({"type": "error", "error": UNAVAILABLE, "reply_to": None})
+            await ws.close(code=1013)  # try again later
+            return
         table = hall().tables.get(ws.path_params["room"])
         await ws.accept()
-        if player is None or table is None:
-            text = "choose a name first" if player is None else "no such room"
+        if player is None or table is None or table.damaged:
+            if player is None:
+                text, code = "choose a name first", 4401
+            elif table is None:
+                text, code = "no such room", 4404
+            else:
+                text, code = f"this room is set aside as damaged: {table.damaged}", 4410
             await ws.send_json({"type": "error", "error": text, "reply_to": None})
-            await ws.close(code=4401 if player is None else 4404)
+            await ws.close(code=code)
             return
+        hall().remember(player["id"], player["name"])
         conn = Conn(ws, {"id": player["id"], "name": player["name"]}, bucket=TokenBucket(rate, 2 * rate))
         writer = asyncio.create_task(conn.writer())
         table.post(("connect", conn))
@@ -180,9 +208,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
             table.post(("disconnect", conn))
             writer.cancel()
 
+    async def unavailable(req: Request, exc: Exception) -> Response:
+        log.warning("%s %s: the database is unavailable: %s", req.method, req.url.path, exc)
+        return _error(UNAVAILABLE, 503)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = await asyncio.to_thread(Store, db_url)
+        store = await open_store(db_url)
         state["hall"] = h = Hall(store, bot_delay=bot_delay)
         await h.open()
         app.state.hall = h
@@ -203,7 +235,24 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
         WebSocketRoute("/ws/{room}", ws_table),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    handlers: dict[Any, Any] = {StoreError: unavailable, SQLAlchemyError: unavailable}
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+
+
+async def open_store(db_url: str | None, wait: float = START_WAIT) -> Store:
+    """The store, migrated; while the database does not answer, retry with backoff for
+    ``wait`` seconds (a database restarting must not keep the hall from starting)."""
+    deadline = time.monotonic() + wait
+    delay = 0.1
+    while True:
+        try:
+            return await asyncio.to_thread(Store, db_url)
+        except SQLAlchemyError as e:
+            if time.monotonic() + delay > deadline:
+                raise
+            log.warning("waiting for the database: %s", e)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
 
 
 def serve(

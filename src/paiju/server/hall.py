@@ -1,18 +1,28 @@
-"""The hall: the store, every table (one actor per room) and the players' names."""
+"""The hall: the store and its writer, every table (one actor per room) and the players' names.
+
+When the database cannot be written the hall keeps every connection, answers moves with
+a clear error, and probes the database with backoff; once it takes writes again every
+table that waited reloads from the store and carries on by itself.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from typing import Any
 
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
+from paiju.server import store as db
 from paiju.server.games_info import room_option_names
+from paiju.server.limits import check_value
 from paiju.server.store import Store
 from paiju.server.table import Table
+from paiju.server.writer import StoreUnavailable, Write, Writer
 
 DEFAULT_TURN_TIMEOUT = 30.0
+RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable database
 log = logging.getLogger("paiju.hall")
 
 
@@ -21,52 +31,85 @@ class Hall:
 
     def __init__(self, store: Store, *, bot_delay: float = 0.6) -> None:
         self.store = store
+        self.writer = Writer(store.engine)
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
         self._names: dict[int, str] = {}
-        self._dirty: dict[str, Table] = {}  # tables with actions staged for the next commit
+        self._recovery: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
-        """Load every room from the store and start its table (resuming unfinished hands)."""
-        for row in await asyncio.to_thread(self.store.all_rooms):
+        """Load every room from the store and start its table (resuming unfinished hands).
+        A room whose current hand does not replay is set aside; every other room starts."""
+        rows = await asyncio.to_thread(self.store.all_rooms)
+        ids = sorted({s["player"] for r in rows for s in r["seats"] if s["player"] is not None})
+        self._names.update(await asyncio.to_thread(self.store.players_by_id, ids))
+        for row in rows:
             table = Table(self, row)
+            try:
+                await asyncio.to_thread(table.load)
+            except Exception as e:  # never keep the hall down for one room
+                table.damaged = f"the room could not be loaded: {e}"
+                log.exception("room %s is set aside: it could not be loaded", table.id)
             self.tables[table.id] = table
             table.start()
+        damaged = [t.id for t in self.tables.values() if t.damaged]
+        if damaged:
+            log.warning("%d room(s) set aside as damaged: %s", len(damaged), ", ".join(damaged))
 
     async def close(self) -> None:
+        if self._recovery is not None:
+            self._recovery.cancel()
         for table in self.tables.values():
             await table.stop()
+        await asyncio.to_thread(self.writer.close)
 
-    def after_commit(self, table: Table) -> None:
-        """Show ``table``'s change once its staged actions are committed: one commit per
-        loop turn for every table (group commit), then the updates."""
-        if not self._dirty:
-            asyncio.get_running_loop().call_soon(self._commit)
-        self._dirty[table.id] = table
-
-    def _commit(self) -> None:
-        tables, self._dirty = list(self._dirty.values()), {}
+    # ------------------------------------------------------------------ writing
+    async def write(self, write: Write) -> Any:
+        """Make ``write`` durable on the writer thread (raises StoreUnavailable/StoreError)."""
         try:
-            self.store.flush()
-        except Exception:
-            log.exception("group commit failed")
-            for table in tables:
-                table.store_failed()
-            return
-        for table in tables:
-            table.changed()
+            return await self.writer.submit(write)
+        except StoreUnavailable:
+            self.store_unavailable()
+            raise
 
+    def store_unavailable(self) -> None:
+        """The database failed: probe it with backoff until it takes writes again."""
+        if self._recovery is None or self._recovery.done():
+            self._recovery = asyncio.get_running_loop().create_task(self._recover(), name="store-recovery")
+
+    async def _recover(self) -> None:
+        delay = RETRY_FIRST
+        while True:
+            await asyncio.sleep(delay)
+            try:
+                await self.writer.probe()
+                break
+            except Exception as e:
+                log.debug("the database is still unavailable: %s", e)
+                delay = min(delay * 2, RETRY_MAX)
+        for table in self.tables.values():
+            if table.stalled:
+                table.post(("recover",))
+
+    # ------------------------------------------------------------------ players
     def player_names(self, ids: list[int]) -> dict[int, str]:
-        missing = [i for i in ids if i not in self._names]
-        if missing:
-            self._names.update(self.store.players_by_id(missing))
+        """Names of seated players (known from start-up, logins and connections)."""
         return {i: self._names[i] for i in ids if i in self._names}
 
-    def rename(self, pid: int, name: str) -> None:
-        self.store.rename_player(pid, name)
+    def remember(self, pid: int, name: str) -> None:
         self._names[pid] = name
 
-    def create_room(
+    async def create_player(self, name: str) -> dict[str, Any]:
+        player: dict[str, Any] = await self.write(Write(run=lambda c: db.create_player_tx(c, name)))
+        self._names[player["id"]] = name
+        return player
+
+    async def rename(self, pid: int, name: str) -> None:
+        await self.write(Write(run=lambda c: db.rename_player_tx(c, pid, name)))
+        self._names[pid] = name
+
+    # ------------------------------------------------------------------ rooms
+    async def create_room(
         self, name: str, game: str, options: dict[str, Any], turn_timeout: float, created_by: int | None
     ) -> Table:
         if game not in GAMES:
@@ -80,11 +123,14 @@ class Hall:
             raise IllegalAction(
                 f"unknown {game} room option(s) {', '.join(unknown)}; options are {', '.join(sorted(allowed))}"
             )
+        for key, value in options.items():
+            check_value(value, f"option {key}")
         probe: Any = cls(seed=0, **options)  # validates every option with the engine's own messages
-        if not 1 <= turn_timeout <= 600:
+        if not math.isfinite(turn_timeout) or not 1 <= turn_timeout <= 600:
             raise IllegalAction("turn_timeout must be between 1 and 600 seconds")
         name = (name or "").strip()[:64] or f"{game} room"
-        row = self.store.create_room(name, game, options, turn_timeout, probe.num_players, created_by)
+        row = db.room_row(name, game, options, turn_timeout, probe.num_players, created_by)
+        await self.write(Write(run=lambda c: db.create_room_tx(c, row)))
         table = Table(self, row)
         self.tables[table.id] = table
         table.start()

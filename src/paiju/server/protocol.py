@@ -17,6 +17,9 @@ MAX_MESSAGE_BYTES = 64 * 1024
 BOT_LEVELS = ("hosted", "normal", "strong")
 
 _seat = {"type": "integer", "minimum": 0, "maximum": 7}
+MAX_INT = 2**53  # integers a browser's JavaScript number holds exactly
+# a client's tag for a message, echoed in the answer
+_id = {"type": ["string", "integer"], "maxLength": 64, "minimum": -MAX_INT, "maximum": MAX_INT}
 
 
 def _msg(
@@ -27,7 +30,7 @@ def _msg(
         "title": type_,
         "description": description,
         "type": "object",
-        "properties": {"type": {"const": type_}, "id": {"type": ["string", "integer"]}, **(props or {})},
+        "properties": {"type": {"const": type_}, "id": _id, **(props or {})},
         "required": ["type", *required],
         "additionalProperties": False,
     }
@@ -48,7 +51,10 @@ CLIENT_MESSAGES: dict[str, dict[str, Any]] = {
         "Take an action for your own seat: the action's text as the game writes it "
         "('SJ 777', 'pass', 'accept', 'call Ah' …). `turn` is the number of actions the "
         "hand had when you chose; a stale turn is refused.",
-        {"action": {"type": "string", "minLength": 1, "maxLength": 200}, "turn": {"type": "integer", "minimum": 0}},
+        {
+            "action": {"type": "string", "minLength": 1, "maxLength": 200},
+            "turn": {"type": "integer", "minimum": 0, "maximum": MAX_INT},
+        },
         ("action",),
     ),
     "hint": _msg("hint", "Ask for the hint 提示 for your seat: the server answers with a `hint` message."),
@@ -166,10 +172,17 @@ def _plain_act(msg: dict[str, Any]) -> bool:
         and isinstance(action, str)
         and 1 <= len(action) <= 200
         and type(turn) is int
-        and turn >= 0
-        and isinstance(msg.get("id", ""), str | int)
-        and not isinstance(msg.get("id"), bool)
+        and 0 <= turn <= MAX_INT
+        and _plain_id(msg.get("id", ""))
     )
+
+
+def _plain_id(ref: Any) -> bool:
+    if isinstance(ref, bool):
+        return False
+    if isinstance(ref, int):
+        return -MAX_INT <= ref <= MAX_INT
+    return isinstance(ref, str) and len(ref) <= 64
 
 
 def parse_client_message(raw: str | bytes) -> dict[str, Any]:

@@ -1,9 +1,15 @@
 """The hall's store: players, rooms, hands and every accepted action (SQLAlchemy 2).
 
-A hand is stored as its record (API.md): options, seed, deal and the list of actions, one
-row per action, written before the action is shown to anyone. After a crash the hall
+A hand is stored as its record (API.md): the engine's resolved options (every option
+value, not only the room's overrides), the record version, seed and the list of actions,
+one row per action, written before the action is shown to anyone. After a crash the hall
 replays each unfinished hand from these rows. SQLite by default (a file, no set-up),
 PostgreSQL by URL; the schema is made by Alembic migrations, never by ``create_all``.
+
+The functions named ``*_tx`` write inside a transaction they are given: the hall runs
+them on its writer thread (``paiju.server.writer``), never on the event loop. The
+``Store`` methods are synchronous reads (start-up, admin commands, a thread of the
+loop's pool) and one-transaction wrappers of the same writes for scripts and tests.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
     create_engine,
     event,
@@ -35,6 +42,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+
+from paiju.game import RECORD_VERSION
 
 metadata = MetaData()
 
@@ -57,6 +66,7 @@ rooms = Table(
     Column("turn_timeout", Float, nullable=False),
     Column("seats", JSON, nullable=False),  # per seat: player id / bot level / 托管 state
     Column("status", String(16), nullable=False),  # waiting | playing | between
+    Column("damaged", Text, nullable=True),  # why the room was set aside (None: it plays)
     Column("created_by", Integer, ForeignKey("players.id"), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
@@ -68,7 +78,8 @@ hands = Table(
     Column("room_id", String(16), ForeignKey("rooms.id"), nullable=False, index=True),
     Column("number", Integer, nullable=False),
     Column("seed", BigInteger, nullable=False),
-    Column("options", JSON, nullable=False),
+    Column("options", JSON, nullable=False),  # resolved: every option value of the engine
+    Column("record_version", Integer, nullable=False),  # paiju.game.RECORD_VERSION when played
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("scores", JSON, nullable=True),  # per seat, as scored in the room (None: not over)
@@ -112,11 +123,16 @@ def default_url() -> str:
     return f"sqlite:///{Path('paiju.db').resolve()}"
 
 
+SQLITE_BUSY_TIMEOUT = 2.0
+"""Seconds a SQLite write waits for a lock held by another process before it fails (the
+writer thread waits, not the event loop; the hall then retries with backoff)."""
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -126,12 +142,13 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
             # checkpoints (the only fsyncs in WAL+NORMAL) run in the Store's own thread,
-            # not inside whichever commit crosses the threshold on the hall's event loop
+            # not inside the writer's group commits
             cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # a server that is down refuses at once; one that does not answer fails in 3 s
+    return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 3})
 
 
 def migrate(engine: Engine) -> None:
@@ -146,20 +163,108 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
-class Store:
-    """Synchronous access to the hall's tables. Each method is one transaction."""
+# ---------------------------------------------------------------------- writes in a transaction
+def new_room_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
-    def __init__(self, url: str | None = None, *, run_migrations: bool = True) -> None:
+
+def empty_seats(num_seats: int) -> list[dict[str, Any]]:
+    return [{"player": None, "bot": None, "hosted": False, "hosted_times": 0, "left": False} for _ in range(num_seats)]
+
+
+def create_player_tx(c: Connection, name: str, token: str | None = None) -> dict[str, Any]:
+    token = token or secrets.token_hex(16)
+    pid = c.execute(insert(players).values(token=token, name=name, created_at=_now())).inserted_primary_key
+    assert pid is not None
+    return {"id": pid[0], "name": name, "token": token}
+
+
+def rename_player_tx(c: Connection, pid: int, name: str) -> None:
+    c.execute(update(players).where(players.c.id == pid).values(name=name))
+
+
+def create_room_tx(c: Connection, row: dict[str, Any]) -> dict[str, Any]:
+    c.execute(insert(rooms).values(**row))
+    return row
+
+
+def save_room_tx(c: Connection, rid: str, **values: Any) -> None:
+    c.execute(update(rooms).where(rooms.c.id == rid).values(**values))
+
+
+def start_hand_tx(
+    c: Connection,
+    rid: str,
+    number: int,
+    seed: int,
+    options: dict[str, Any],
+    seats: list[dict[str, Any]],
+    record_version: int = RECORD_VERSION,
+) -> int:
+    """A new hand (its resolved options and record version) and the room's seats at its start."""
+    hid = c.execute(
+        insert(hands).values(
+            room_id=rid,
+            number=number,
+            seed=seed,
+            options=options,
+            record_version=record_version,
+            started_at=_now(),
+        )
+    ).inserted_primary_key
+    c.execute(update(rooms).where(rooms.c.id == rid).values(status="playing", seats=seats))
+    assert hid is not None
+    return int(hid[0])
+
+
+def action_row(hand_id: int, seq: int, seat: int, text: str, hosted: bool) -> dict[str, Any]:
+    """One action as the ``actions`` table stores it (``seq`` counts from 1 in each hand)."""
+    return {"hand_id": hand_id, "seq": seq, "seat": seat, "text": text, "hosted": hosted, "created_at": _now()}
+
+
+def finish_hand_tx(
+    c: Connection, hand_id: int, scores: list[int], scored: bool, rid: str, seats: list[dict[str, Any]], status: str
+) -> None:
+    c.execute(update(hands).where(hands.c.id == hand_id).values(finished_at=_now(), scores=scores, scored=scored))
+    c.execute(update(rooms).where(rooms.c.id == rid).values(seats=seats, status=status))
+
+
+def add_penalty_tx(
+    c: Connection, rid: str, hand_number: int, seat: int, player_id: int | None, points: int, reason: str
+) -> dict[str, Any]:
+    row = {
+        "room_id": rid,
+        "hand_number": hand_number,
+        "seat": seat,
+        "player_id": player_id,
+        "points": points,
+        "reason": reason,
+        "created_at": _now(),
+    }
+    c.execute(insert(penalties).values(**row))
+    return row
+
+
+def last_seq(c: Connection, hand_id: int) -> int:
+    """The highest stored ``seq`` of a hand (0: no action yet)."""
+    q = select(func.coalesce(func.max(actions.c.seq), 0)).where(actions.c.hand_id == hand_id)
+    return int(c.execute(q).scalar_one())
+
+
+class Store:
+    """The hall's database: the engine, its migrations, reads, and one-transaction writes.
+
+    The hall writes through its :class:`~paiju.server.writer.Writer`; the methods that
+    write here are for scripts, admin commands and tests."""
+
+    def __init__(self, url: str | None = None, *, run_migrations: bool = True, checkpoints: bool = True) -> None:
         self.url = url or default_url()
         self.engine = make_engine(self.url)
         if run_migrations:
             migrate(self.engine)
-        self._writer: Connection | None = None
-        self._insert_action = insert(actions)
-        self._pending: list[dict[str, Any]] = []
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
-        if self.engine.dialect.name == "sqlite":
+        if checkpoints and self.engine.dialect.name == "sqlite":
             self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="paiju-checkpoint", daemon=True)
             self._checkpointer.start()
 
@@ -176,17 +281,12 @@ class Store:
         self._stop.set()
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=5)
-        if self._writer is not None:
-            self._writer.close()
         self.engine.dispose()
 
     # players ---------------------------------------------------------------------
     def create_player(self, name: str) -> dict[str, Any]:
-        token = secrets.token_hex(16)
         with self.engine.begin() as c:
-            pid = c.execute(insert(players).values(token=token, name=name, created_at=_now())).inserted_primary_key
-        assert pid is not None
-        return {"id": pid[0], "name": name, "token": token}
+            return create_player_tx(c, name)
 
     def player_by_token(self, token: str | None) -> dict[str, Any] | None:
         if not token:
@@ -204,30 +304,15 @@ class Store:
 
     def rename_player(self, pid: int, name: str) -> None:
         with self.engine.begin() as c:
-            c.execute(update(players).where(players.c.id == pid).values(name=name))
+            rename_player_tx(c, pid, name)
 
     # rooms -----------------------------------------------------------------------
     def create_room(
         self, name: str, game: str, options: dict[str, Any], turn_timeout: float, num_seats: int, created_by: int | None
     ) -> dict[str, Any]:
-        rid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        seats = [
-            {"player": None, "bot": None, "hosted": False, "hosted_times": 0, "left": False} for _ in range(num_seats)
-        ]
-        row = {
-            "id": rid,
-            "name": name,
-            "game": game,
-            "options": options,
-            "turn_timeout": turn_timeout,
-            "seats": seats,
-            "status": "waiting",
-            "created_by": created_by,
-            "created_at": _now(),
-        }
+        row = room_row(name, game, options, turn_timeout, num_seats, created_by)
         with self.engine.begin() as c:
-            c.execute(insert(rooms).values(**row))
-        return row
+            return create_room_tx(c, row)
 
     def room(self, rid: str) -> dict[str, Any] | None:
         with self.engine.connect() as c:
@@ -240,57 +325,26 @@ class Store:
 
     def save_room(self, rid: str, **values: Any) -> None:
         with self.engine.begin() as c:
-            c.execute(update(rooms).where(rooms.c.id == rid).values(**values))
+            save_room_tx(c, rid, **values)
 
     # hands and actions ----------------------------------------------------------
     def start_hand(self, rid: str, number: int, seed: int, options: dict[str, Any], seats: list[dict[str, Any]]) -> int:
         """Record a new hand and the room's seats at its start, in one transaction."""
         with self.engine.begin() as c:
-            hid = c.execute(
-                insert(hands).values(room_id=rid, number=number, seed=seed, options=options, started_at=_now())
-            ).inserted_primary_key
-            c.execute(update(rooms).where(rooms.c.id == rid).values(status="playing", seats=seats))
-        assert hid is not None
-        return int(hid[0])
+            return start_hand_tx(c, rid, number, seed, options, seats)
 
     def append_action(self, hand_id: int, seq: int, seat: int, text: str, hosted: bool) -> None:
-        """Append one accepted action and commit it."""
-        self.stage_action(hand_id, seq, seat, text, hosted)
-        self.flush()
-
-    def stage_action(self, hand_id: int, seq: int, seat: int, text: str, hosted: bool) -> None:
-        """Queue an action for the next :meth:`flush` (the hall commits the actions of one
-        loop turn together, and shows them only after that commit)."""
-        self._pending.append(
-            {"hand_id": hand_id, "seq": seq, "seat": seat, "text": text, "hosted": hosted, "created_at": _now()}
-        )
-
-    def flush(self) -> int:
-        """Write the staged actions in one transaction; return how many. On failure nothing
-        is written, the staged actions are dropped, and the error is raised."""
-        if not self._pending:
-            return 0
-        rows, self._pending = self._pending, []
-        c = self._writer
-        if c is None or c.closed:
-            c = self._writer = self.engine.connect()
-        try:
-            c.execute(self._insert_action, rows)
-            c.commit()
-        except Exception:
-            c.rollback()
-            raise
-        return len(rows)
+        """Append one action and commit it; ``seq`` must follow the hand's last one."""
+        with self.engine.begin() as c:
+            if seq != last_seq(c, hand_id) + 1:
+                raise SeqGap(f"hand {hand_id}: action {seq} does not follow action {last_seq(c, hand_id)}")
+            c.execute(insert(actions), [action_row(hand_id, seq, seat, text, hosted)])
 
     def finish_hand(
         self, hand_id: int, scores: list[int], scored: bool, rid: str, seats: list[dict[str, Any]], status: str
     ) -> None:
-        self.flush()
         with self.engine.begin() as c:
-            c.execute(
-                update(hands).where(hands.c.id == hand_id).values(finished_at=_now(), scores=scores, scored=scored)
-            )
-            c.execute(update(rooms).where(rooms.c.id == rid).values(seats=seats, status=status))
+            finish_hand_tx(c, hand_id, scores, scored, rid, seats, status)
 
     def room_hands(self, rid: str) -> list[dict[str, Any]]:
         with self.engine.connect() as c:
@@ -311,19 +365,31 @@ class Store:
         self, rid: str, hand_number: int, seat: int, player_id: int | None, points: int, reason: str
     ) -> None:
         with self.engine.begin() as c:
-            c.execute(
-                insert(penalties).values(
-                    room_id=rid,
-                    hand_number=hand_number,
-                    seat=seat,
-                    player_id=player_id,
-                    points=points,
-                    reason=reason,
-                    created_at=_now(),
-                )
-            )
+            add_penalty_tx(c, rid, hand_number, seat, player_id, points, reason)
 
     def room_penalties(self, rid: str) -> list[dict[str, Any]]:
         with self.engine.connect() as c:
             q = select(penalties).where(penalties.c.room_id == rid).order_by(penalties.c.id)
             return [dict(r) for r in c.execute(q).mappings()]
+
+
+class SeqGap(Exception):
+    """Actions that would leave a hole (or a repeat) in a hand's ``seq`` numbers."""
+
+
+def room_row(
+    name: str, game: str, options: dict[str, Any], turn_timeout: float, num_seats: int, created_by: int | None
+) -> dict[str, Any]:
+    """A new room's row (waiting, every seat empty)."""
+    return {
+        "id": new_room_id(),
+        "name": name,
+        "game": game,
+        "options": options,
+        "turn_timeout": turn_timeout,
+        "seats": empty_seats(num_seats),
+        "status": "waiting",
+        "damaged": None,
+        "created_by": created_by,
+        "created_at": _now(),
+    }

@@ -1,10 +1,15 @@
 """One table of the hall: an asyncio actor that owns a room's current hand.
 
 Every message to a table — from a connection, a timer or a bot — goes through one queue
-and is handled in order, so a table never sees two changes at once. An accepted action is
-appended to the store before anybody is shown it; every connection then receives an
-``update`` carrying only its own seat's ``view``. The server never decides a rule: it asks
-the game (``legal_actions``, ``apply``, ``view``) and the engine's 托管 policy.
+and is handled in order, so a table never sees two changes at once. Memory follows the
+store: a change (an action, a seat, a new or finished hand, a penalty) is built aside,
+made durable by the hall's writer thread while the table waits, and only then becomes the
+table's state and is shown — every connection receives an ``update`` carrying only its
+own seat's ``view``. If the write fails the table is exactly what was stored before, the
+sender is told the move was not taken, and while the database is unavailable the table's
+timers and 托管 wait; once it is back the table reloads from the store. The server never
+decides a rule: it asks the game (``legal_actions``, ``apply``, ``view``) and the engine's
+托管 policy.
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ import orjson
 
 from paiju.bots import make_bot
 from paiju.errors import IllegalAction
-from paiju.game import Game, new_seed
-from paiju.registry import new_game
+from paiju.game import RECORD_VERSION, Game, new_seed
+from paiju.registry import new_game, replay
+from paiju.server import store as db
 from paiju.server.protocol import BOT_LEVELS
+from paiju.server.records import DamagedHand, replay_stored
+from paiju.server.writer import StoreError, StoreUnavailable, Write
 
 if TYPE_CHECKING:
     from paiju.server.hall import Hall
@@ -38,6 +46,7 @@ HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot 
 # option: Baohuang's 40 (its spec §5); elsewhere the most one hand can cost [decision]
 # (Shuangkou's 双扣 3 points, Shengji's 3 levels)
 LEAVE_PENALTY = {"baohuang": 40, "shuangkou": 3, "shengji": 3}
+SAVE_FAILED = "the hall cannot save right now; your move was not taken — try again"
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -108,6 +117,7 @@ class Table:
         self.turn_timeout: float = float(row["turn_timeout"])
         self.seats: list[dict[str, Any]] = [dict(s) for s in row["seats"]]
         self.status: str = row["status"]
+        self.damaged: str | None = row.get("damaged")  # why the room is set aside
         self.conns: set[Conn] = set()
         self.queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self.game: Game | None = None
@@ -115,38 +125,69 @@ class Table:
         self.hands: list[dict[str, Any]] = []
         self.penalties: list[dict[str, Any]] = []
         self.message: str | None = None
+        self.stalled = False  # a write failed: timers wait until the table is reloaded
+        self._unfinished = False  # loaded a hand whose end was not stored yet
+        self._broadcast_failed = False
         self._timer: asyncio.TimerHandle | None = None
         self._deadline: float | None = None
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, Any] = {}
         self.hosted_policy = importlib.import_module(f"paiju.{self.game_name}").hosted_action
         self.hint_policy = importlib.import_module(f"paiju.{self.game_name}").hint
-        self._load()
 
     # ------------------------------------------------------------------ loading
-    def _load(self) -> None:
-        """Rebuild the match from the store: finished hands, and the last hand replayed."""
+    def load(self) -> None:
+        """Rebuild the match from the store: finished hands, and the last hand replayed.
+
+        Synchronous (a thread at start-up). A current hand that does not replay sets the
+        room aside as damaged, with the reason; its records stay as they are."""
+        room = self.store.room(self.id)
+        if room is not None:
+            self.seats = [dict(s) for s in room["seats"]]
+            self.status = room["status"]
+            self.damaged = room["damaged"]
+        if self.damaged:
+            return
         hands = self.store.room_hands(self.id)
         self.penalties = self.store.room_penalties(self.id)
         self.hands = [
             {"number": h["number"], "scores": h["scores"], "scored": h["scored"]} for h in hands if h["finished_at"]
         ]
+        self.game = self.hand_id = None
+        self._unfinished = False
         if not hands:
             return
         last = hands[-1]
-        game = new_game(self.game_name, seed=last["seed"], **last["options"])
-        for a in self.store.hand_actions(last["id"]):
-            game.apply(a["text"])
+        try:
+            game = replay_stored(self.game_name, last, self.store.hand_actions(last["id"]))
+        except DamagedHand as e:
+            self.damaged = str(e)
+            log.error("room %s is set aside as damaged: %s", self.id, e)
+            return
         self.game, self.hand_id = game, last["id"]
         if last["finished_at"] is None:
-            if game.is_over:  # the last action was stored, the hand's end was not
-                self._finish_hand()
-            else:
-                self.status = "playing"
+            self.status = "playing"
+            self._unfinished = game.is_over  # the last action was stored, the hand's end was not
+
+    async def reload(self) -> None:
+        """Back to exactly what the store holds (after a failed write, once it answers)."""
+        try:
+            await asyncio.to_thread(self.load)
+        except Exception as e:
+            log.warning("room %s could not be reloaded yet: %s", self.id, e)
+            self.hall.store_unavailable()
+            return
+        self.stalled = False
+        self._bots = {}
+        if self._unfinished:
+            await self._finish_loaded()
+        self.changed()
 
     # ------------------------------------------------------------------ the actor
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+        if self._unfinished:
+            self.post(("finish",))
         self._schedule()
 
     async def stop(self) -> None:
@@ -164,11 +205,11 @@ class Table:
         while True:
             item = await self.queue.get()
             try:
-                self._handle(item)
+                await self._handle(item)
             except Exception:  # one bad message must not stop the table
                 log.exception("table %s failed on %r", self.id, item[0])
 
-    def _handle(self, item: tuple[Any, ...]) -> None:
+    async def _handle(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
         if kind == "connect":
             conn: Conn = item[1]
@@ -187,9 +228,16 @@ class Table:
             item[1].closed = True
             self._broadcast()
         elif kind == "msg":
-            self._message(item[1], item[2])
+            await self._message(item[1], item[2])
         elif kind in ("auto", "timeout"):
-            self._tick(kind, item[1], item[2])
+            with contextlib.suppress(IllegalAction):  # not saved: the table waits for the store
+                await self._tick(kind, item[1], item[2])
+        elif kind == "recover":
+            await self.reload()
+        elif kind == "finish":
+            with contextlib.suppress(IllegalAction):
+                await self._finish_loaded()
+            self.changed()
 
     # ------------------------------------------------------------------ helpers
     def seat_of(self, player_id: int) -> int | None:
@@ -211,15 +259,45 @@ class Table:
             out[p["seat"]] -= p["points"]
         return out
 
-    def _save_seats(self) -> None:
-        self.store.save_room(self.id, seats=self.seats, status=self.status)
+    def _seats_with(self, seat: int, **values: Any) -> list[dict[str, Any]]:
+        """A copy of the seats with ``seat`` changed (the table's own change only once stored)."""
+        seats = [dict(s) for s in self.seats]
+        seats[seat].update(values)
+        return seats
+
+    async def _save(self, write: Write) -> Any:
+        """Make ``write`` durable; the result of its ``run``. If it cannot be stored the
+        table stays as it was, waits (no timers) and raises the error the sender sees."""
+        try:
+            return await self.hall.write(write)
+        except StoreUnavailable:
+            self._stall()
+        except StoreError as e:  # refused: memory and store may differ, rebuild from the store
+            log.error("table %s: a write was refused (%s); reloading it", self.id, e)
+            self._stall()
+            self.post(("recover",))
+        raise IllegalAction(SAVE_FAILED)
+
+    def _stall(self) -> None:
+        self.stalled = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._deadline = None
+
+    async def _save_seats(self, seats: list[dict[str, Any]], status: str | None = None) -> None:
+        status = status or self.status
+        await self._save(Write(run=lambda c: db.save_room_tx(c, self.id, seats=seats, status=status)))
+        self.seats, self.status = seats, status
 
     # ------------------------------------------------------------------ client messages
-    def _message(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _message(self, conn: Conn, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         try:
+            if self.damaged:
+                raise IllegalAction(f"this room is set aside as damaged: {self.damaged}")
             handler = getattr(self, "_on_" + kind)
-            handler(conn, msg)
+            await handler(conn, msg)
         except IllegalAction as e:
             conn.error(str(e), kind, msg.get("id"))
 
@@ -229,7 +307,7 @@ class Table:
             raise IllegalAction("you are not seated at this table (spectators cannot act)")
         return seat
 
-    def _on_sit(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _on_sit(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = msg["seat"]
         if not 0 <= seat < len(self.seats):
             raise IllegalAction(f"there is no seat {seat}: seats are 0-{len(self.seats) - 1}")
@@ -238,20 +316,21 @@ class Table:
         s = self.seats[seat]
         if s["player"] is not None or s["bot"] is not None:
             raise IllegalAction(f"seat {seat} is taken")
-        s.update(player=conn.player["id"], hosted=False, hosted_times=0, left=False)
+        await self._save_seats(
+            self._seats_with(seat, player=conn.player["id"], hosted=False, hosted_times=0, left=False)
+        )
+        self.hall.remember(conn.player["id"], conn.player["name"])
         self.message = None
-        self._save_seats()
         self._broadcast()
 
-    def _on_stand(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _on_stand(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
         if self.status == "playing":
             raise IllegalAction("a hand is being played: use leave (it costs the leave penalty)")
-        self.seats[seat].update(player=None, hosted=False, hosted_times=0, left=False)
-        self._save_seats()
+        await self._save_seats(self._seats_with(seat, player=None, hosted=False, hosted_times=0, left=False))
         self._broadcast()
 
-    def _on_bot(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _on_bot(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._require_seat(conn)  # players at the table seat computer players, spectators do not
         seat, level = msg["seat"], msg["level"]
         if not 0 <= seat < len(self.seats):
@@ -262,27 +341,25 @@ class Table:
                 raise IllegalAction(f"seat {seat} has no computer player")
             if self.status == "playing":
                 raise IllegalAction("a computer player cannot leave during a hand")
-            s["bot"] = None
         else:
             if level not in BOT_LEVELS:
                 raise IllegalAction(f"bot level must be one of {', '.join(BOT_LEVELS)}")
             if s["player"] is not None or (s["bot"] is not None and self.status == "playing"):
                 raise IllegalAction(f"seat {seat} is taken")
-            s["bot"] = level
+        await self._save_seats(self._seats_with(seat, bot=level))
         self._bots.pop(seat, None)
-        self._save_seats()
         self._broadcast()
 
-    def _on_start(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _on_start(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._require_seat(conn)
         if self.status == "playing":
             raise IllegalAction("the hand is already being played")
         empty = [i for i, s in enumerate(self.seats) if s["player"] is None and s["bot"] is None]
         if empty:
             raise IllegalAction(f"every seat must be taken first (empty: {', '.join(map(str, empty))})")
-        self._start_hand()
+        await self._start_hand()
 
-    def _on_act(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _on_act(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
         game = self.game
         if self.status != "playing" or game is None or game.is_over:
@@ -293,9 +370,9 @@ class Table:
             raise IllegalAction(f"stale action: the hand is at turn {self.turn}, you chose at turn {msg['turn']}")
         if self.seats[seat]["hosted"]:
             raise IllegalAction("your seat is on 托管: switch it off to play yourself")
-        self._apply(seat, game.parse_action(msg["action"]), hosted=False)
+        await self._apply(seat, game.parse_action(msg["action"]), hosted=False)
 
-    def _on_hint(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _on_hint(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
         game = self.game
         if game is None or game.to_act != seat:
@@ -306,39 +383,43 @@ class Table:
             action = self.hint_policy(game)
         conn.send({"type": "hint", "action": str(action), **({"id": msg["id"]} if "id" in msg else {})})
 
-    def _on_hosted(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _on_hosted(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
         s = self.seats[seat]
         if msg["on"]:
             if self.status != "playing":
                 raise IllegalAction("托管 is for a hand being played")
-            self._host(seat, "button")
+            await self._save_seats(self._hosted(seat))
         else:
             if s["hosted_times"] > HOSTED_LOCK_AFTER or s["left"]:
                 raise IllegalAction("托管 is locked: auto-played more than 3 times in this hand")
-            s["hosted"] = False
-            self._save_seats()
-        self._changed()
+            await self._save_seats(self._seats_with(seat, hosted=False))
+        self.changed()
 
-    def _on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
         s = self.seats[seat]
         if self.status == "playing" and self.game is not None and not self.game.is_over:
             if s["left"]:
                 raise IllegalAction("you have already left this hand")
             points = int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
-            self.store.add_penalty(self.id, len(self.hands) + 1, seat, conn.player["id"], points, "leave")
-            self.penalties = self.store.room_penalties(self.id)
-            s["left"] = True
-            self._host(seat, "leave")
-            self._save_seats()
+            seats = self._hosted(seat)
+            seats[seat]["left"] = True
+            number, pid, status = len(self.hands) + 1, conn.player["id"], self.status
+
+            def run(c: Any) -> dict[str, Any]:
+                db.save_room_tx(c, self.id, seats=seats, status=status)
+                return db.add_penalty_tx(c, self.id, number, seat, pid, points, "leave")
+
+            penalty = await self._save(Write(run=run))
+            self.penalties = [*self.penalties, penalty]
+            self.seats = seats
         else:
-            s.update(player=None, hosted=False, hosted_times=0, left=False)
-            self._save_seats()
-        self._changed()
+            await self._save_seats(self._seats_with(seat, player=None, hosted=False, hosted_times=0, left=False))
+        self.changed()
 
     # ------------------------------------------------------------------ the hand
-    def _start_hand(self) -> None:
+    async def _start_hand(self) -> None:
         prev = self.game
         options = dict(self.options)
         if prev is not None and prev.is_over and hasattr(prev, "next_hand_options"):
@@ -350,55 +431,101 @@ class Table:
                     options = prev.next_hand_options()
         seed = new_seed()
         game = new_game(self.game_name, seed=seed, **options)
-        for s in self.seats:
-            s.update(hosted=False, hosted_times=0, left=False)
-        self.status = "playing"
-        self.message = None
-        self.hand_id = self.store.start_hand(self.id, len(self.hands) + 1, seed, game.record()["options"], self.seats)
-        self.game = game
-        self._bots = {}
-        self._changed()
+        seats = [{**s, "hosted": False, "hosted_times": 0, "left": False} for s in self.seats]
+        number, resolved = len(self.hands) + 1, game.record()["options"]  # every option value, not only the room's
+        self.hand_id = await self._save(
+            Write(run=lambda c: db.start_hand_tx(c, self.id, number, seed, resolved, seats, RECORD_VERSION))
+        )
+        self.game, self.seats, self.status, self.message, self._bots = game, seats, "playing", None, {}
+        self.changed()
 
-    def _host(self, seat: int, reason: str) -> None:
+    def _hosted(self, seat: int) -> list[dict[str, Any]]:
+        """The seats with ``seat`` put on 托管 (counted once each time it is switched on)."""
         s = self.seats[seat]
-        if not s["hosted"]:
-            s["hosted"] = True
-            s["hosted_times"] += 1
-            self._save_seats()
+        if s["hosted"]:
+            return [dict(x) for x in self.seats]
+        return self._seats_with(seat, hosted=True, hosted_times=s["hosted_times"] + 1)
 
-    def _apply(self, seat: int, action: Any, hosted: bool) -> None:
+    async def _apply(self, seat: int, action: Any, hosted: bool, seats: list[dict[str, Any]] | None = None) -> None:
+        """Take ``action`` for ``seat``: stored (with ``seats`` if they change, and the end
+        of the hand if it ends), then shown. If it cannot be stored the game is put back."""
         game = self.game
         assert game is not None and self.hand_id is not None
+        before = len(game.history)
         game.apply(action)  # raises IllegalAction and changes nothing when illegal
-        # stored with the other actions of this loop turn; shown only after that commit
-        self.store.stage_action(self.hand_id, self.turn, seat, str(action), hosted)
+        seats = seats if seats is not None else self.seats
+        status, message = self.status, self.message
+        hand_id, rid = self.hand_id, self.id
+        finish = None
         if game.is_over:
-            self._finish_hand()
-        self.hall.after_commit(self)
+            finish = self._end_of_hand(seats)
+            seats, status, message = finish["seats"], finish["status"], finish["message"]
 
-    def store_failed(self) -> None:
-        """The last commit failed: go back to what the store holds and tell everyone."""
-        log.error("could not store the actions of table %s; reloading it", self.id)
-        self._load()
-        for conn in self.conns:
-            conn.error("the last action could not be saved; the table is back to its last saved state")
-        self._changed()
+        def run(c: Any) -> None:
+            if finish is not None:
+                db.finish_hand_tx(c, hand_id, finish["scores"], finish["scored"], rid, seats, status)
+            elif seats is not self.seats:
+                db.save_room_tx(c, rid, seats=seats, status=status)
 
-    def _finish_hand(self) -> None:
+        row = db.action_row(hand_id, before + 1, seat, str(action), hosted)
+        try:
+            await self._save(Write(actions=[row], run=run))
+        except IllegalAction:
+            self.game = self._replayed(game, before)
+            raise
+        self.seats, self.status, self.message = seats, status, message
+        if finish is not None:
+            self.hands = [
+                *self.hands,
+                {"number": len(self.hands) + 1, "scores": finish["scores"], "scored": finish["scored"]},
+            ]
+        self.changed()
+
+    def _replayed(self, game: Game, turns: int) -> Game:
+        """``game`` as it was after its first ``turns`` actions (what the store holds)."""
+        record = game.record()
+        return replay({**record, "actions": record["actions"][:turns]})
+
+    def _end_of_hand(self, seats: list[dict[str, Any]]) -> dict[str, Any]:
+        """The end of the hand just played: its scores, and the seats and status after it."""
         game = self.game
-        assert game is not None and self.hand_id is not None
-        humans = [i for i, s in enumerate(self.seats) if s["player"] is not None]
-        hosted = [i for i in humans if self.seats[i]["hosted"]]
+        assert game is not None
+        seats = [dict(s) for s in seats]
+        humans = [i for i, s in enumerate(seats) if s["player"] is not None]
+        hosted = [i for i in humans if seats[i]["hosted"]]
         scored = not (humans and len(hosted) == len(humans))  # all on 托管: not scored
-        scores = list(game.scores)
-        self.status = "between"
+        status, message = "between", self.message
         if hosted:  # a hosted player at the end dissolves the table
             for i in humans:
-                self.seats[i].update(player=None, hosted=False, hosted_times=0, left=False)
-            self.status = "waiting"
-            self.message = "dissolved" if scored else "dissolved_unscored"
-        self.store.finish_hand(self.hand_id, scores, scored, self.id, self.seats, self.status)
-        self.hands.append({"number": len(self.hands) + 1, "scores": scores, "scored": scored})
+                seats[i].update(player=None, hosted=False, hosted_times=0, left=False)
+            status = "waiting"
+            message = "dissolved" if scored else "dissolved_unscored"
+        return {
+            "scores": list(game.scores),
+            "scored": scored,
+            "seats": seats,
+            "status": status,
+            "message": message,
+        }
+
+    async def _finish_loaded(self) -> None:
+        """Store the end of a loaded hand whose last action was stored but its end was not."""
+        if not self._unfinished or self.hand_id is None:
+            return
+        finish, hand_id, rid = self._end_of_hand(self.seats), self.hand_id, self.id
+        await self._save(
+            Write(
+                run=lambda c: db.finish_hand_tx(
+                    c, hand_id, finish["scores"], finish["scored"], rid, finish["seats"], finish["status"]
+                )
+            )
+        )
+        self._unfinished = False
+        self.seats, self.status, self.message = finish["seats"], finish["status"], finish["message"]
+        self.hands = [
+            *self.hands,
+            {"number": len(self.hands) + 1, "scores": finish["scores"], "scored": finish["scored"]},
+        ]
 
     def changed(self) -> None:
         """Re-arm the timers and send everyone the new state."""
@@ -409,13 +536,14 @@ class Table:
 
     def _schedule(self) -> None:
         """Arm the timer for whoever is to act: a bot or hosted seat soon, a person at the
-        room's turn timeout (then 托管 takes over)."""
+        room's turn timeout (then 托管 takes over). Nothing while the table waits for the
+        store or is set aside."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self._deadline = None
         game = self.game
-        if self.status != "playing" or game is None or game.to_act is None:
+        if self.status != "playing" or game is None or game.to_act is None or self.stalled or self.damaged:
             return
         seat = game.to_act
         s = self.seats[seat]
@@ -427,12 +555,13 @@ class Table:
             self._deadline = loop.time() + self.turn_timeout
             self._timer = loop.call_later(self.turn_timeout, self.post, ("timeout", *key))
 
-    def _tick(self, kind: str, hands_done: int, turn: int) -> None:
+    async def _tick(self, kind: str, hands_done: int, turn: int) -> None:
         game = self.game
         if (
             game is None
             or game.to_act is None
             or self.status != "playing"
+            or self.stalled
             or hands_done != len(self.hands)
             or turn != self.turn
         ):
@@ -441,9 +570,10 @@ class Table:
         s = self.seats[seat]
         if kind == "auto" and s["bot"] is None and not s["hosted"]:
             return  # 托管 was switched off after this move was queued
+        seats = None
         if kind == "timeout" and s["bot"] is None and not s["hosted"]:
-            self._host(seat, "timeout")
-        self._apply(seat, self._auto_action(seat), hosted=s["bot"] is None)
+            seats = self._hosted(seat)  # stored together with the move 托管 makes
+        await self._apply(seat, self._auto_action(seat), hosted=s["bot"] is None, seats=seats)
 
     def _auto_action(self, seat: int) -> Any:
         game = self.game
@@ -481,7 +611,8 @@ class Table:
             "name": self.name,
             "game": self.game_name,
             "options": self.options,
-            "status": self.status,
+            "status": "damaged" if self.damaged else self.status,
+            "damaged": self.damaged,
             "seats": seats,
             "spectators": len({c.player["id"] for c in self.conns} - seated),
             "hand_number": len(self.hands) + (1 if self.status == "playing" else 0),
@@ -492,6 +623,17 @@ class Table:
         }
 
     def _broadcast(self) -> None:
+        """Send every connection its update; a failure stays with this table (logged once)."""
+        try:
+            self._send_updates()
+        except Exception:
+            if not self._broadcast_failed:
+                log.exception("table %s could not send its update", self.id)
+            self._broadcast_failed = True
+        else:
+            self._broadcast_failed = False
+
+    def _send_updates(self) -> None:
         """Send every connection its own update: the room and its seat's view only.
 
         The view's public event log is sent incrementally: ``events_from`` says where the

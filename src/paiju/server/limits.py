@@ -1,0 +1,55 @@
+"""What the hall can carry: values are refused at the door, with a message, not deep inside.
+
+Every value a client puts into a room or a message is stored as JSON and sent to browsers
+(JavaScript numbers), so integers stay within ±2^53, numbers are finite, text is short and
+nothing nests deeply. A value past these limits would fail later — in the JSON encoder
+while other tables wait on the same broadcast, or in a browser — so it never gets in.
+
+>>> check_value(40, "option leave_penalty")
+>>> check_value(2**70, "option leave_penalty")
+Traceback (most recent call last):
+...
+paiju.errors.IllegalAction: option leave_penalty must be an integer between -9007199254740992 and 9007199254740992
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from paiju.errors import IllegalAction
+
+MAX_INT = 2**53  # the largest integer a JavaScript number holds exactly
+MAX_TEXT = 200  # characters of one text value
+MAX_ITEMS = 64  # items of one list or object
+MAX_DEPTH = 4  # lists and objects within each other
+
+
+def check_value(value: Any, where: str, depth: int = 0) -> None:
+    """Raise IllegalAction naming ``where`` if ``value`` is past the hall's limits."""
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not -MAX_INT <= value <= MAX_INT:
+            raise IllegalAction(f"{where} must be an integer between {-MAX_INT} and {MAX_INT}")
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value) or abs(value) > MAX_INT:
+            raise IllegalAction(f"{where} must be a finite number between {-MAX_INT} and {MAX_INT}")
+        return
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise IllegalAction(f"{where} is too long (at most {MAX_TEXT} characters)")
+        return
+    if isinstance(value, list | dict):
+        if depth >= MAX_DEPTH:
+            raise IllegalAction(f"{where} nests too deeply")
+        if len(value) > MAX_ITEMS:
+            raise IllegalAction(f"{where} has too many items (at most {MAX_ITEMS})")
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for k, v in items:
+            if isinstance(value, dict):
+                check_value(k, f"{where}: a key", depth + 1)
+            check_value(v, f"{where}[{k!r}]", depth + 1)
+        return
+    raise IllegalAction(f"{where} must be a number, text, true/false, a list or an object")
