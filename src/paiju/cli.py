@@ -30,6 +30,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import paiju
+from paiju.admin import admin
 from paiju.bots import Bot, LazyView, bot_descriptions, make_bot, suggest
 from paiju.errors import IllegalAction
 from paiju.game import Game
@@ -42,6 +43,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+
+app.add_typer(admin, name="admin")
 
 
 def _console(stderr: bool = False) -> Console:

@@ -36,7 +36,7 @@ from typing import Any
 from sqlalchemy import exc, insert, text
 from sqlalchemy.engine import Connection, Engine
 
-from paiju.server.store import actions, last_seq
+from paiju.server.store import SQLITE_BUSY_TIMEOUT, actions, last_seq
 
 log = logging.getLogger("paiju.writer")
 
@@ -233,9 +233,17 @@ class Writer:
             self._drop()
 
     def _probe_tx(self, c: Connection) -> None:
-        """Writable again? A real write (SQLite: reading works while another process
-        holds the write lock), rolled back by nobody: it changes no value."""
-        c.execute(text("UPDATE alembic_version SET version_num = version_num"))
+        """Writable again? A real write that changes no value (SQLite: reading works while
+        another process holds the write lock). On SQLite it waits 0.2 s for a lock, not
+        the busy timeout of a real write: the writes queued behind it fail sooner."""
+        sqlite = c.dialect.name == "sqlite"
+        if sqlite:
+            c.exec_driver_sql("PRAGMA busy_timeout = 200")
+        try:
+            c.execute(text("UPDATE alembic_version SET version_num = version_num"))
+        finally:
+            if sqlite:
+                c.exec_driver_sql(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT * 1000)}")
         if self.down:
             log.warning("the database is back")
         self.down = False

@@ -49,7 +49,10 @@ def resolved_v1(game: str, options: dict[str, Any]) -> dict[str, Any]:
     """Every option value of a record-version-1 hand, from what was stored."""
     if game == "baohuang":
         variant = options.get("variant", "standard")
-        return {"variant": variant, **_BAOHUANG_PRESETS.get(variant, {}), **_BAOHUANG_COMMON, **options}
+        out = {"variant": variant, **_BAOHUANG_PRESETS.get(variant, {}), **_BAOHUANG_COMMON, **options}
+        if out["yield_turn"]:
+            out["pass_is_final"] = True  # 让牌 makes a pass final
+        return out
     if game == "shengji":
         out = {**_SHENGJI, **options}
         if out["team_levels"] is None:
