@@ -138,6 +138,8 @@ def test_create_room_without_login_is_401(hall: Hall) -> None:
         ({"hold_rank": "BJ"}, "hold_rank"),
         ({"variant": "classic", "abdication": "standard"}, "abdication"),
         ({"seed": 5}, "seed"),
+        ({"leave_penalty": 2**70}, "leave_penalty"),  # past what JSON numbers carry: refused at the door
+        ({"hold_rank": "6" * 5000}, "hold_rank"),
     ],
 )
 def test_create_room_with_a_bad_option_is_400_naming_it(hall: Hall, options: dict[str, Any], named: str) -> None:
@@ -157,6 +159,9 @@ def test_create_room_with_a_bad_option_is_400_naming_it(hall: Hall, options: dic
         ({"turn_timeout": "fast"}, "turn_timeout"),
         ({"game": "chess"}, "chess"),
         ({"options": 5}, ""),
+        ({"game": "shengji", "options": {"throw_penalty": 2**60}}, "throw_penalty"),
+        ({"game": "shuangkou", "options": {"points_double": -(2**64)}}, "points_double"),
+        ({"game": "shuangkou", "options": {"points_single": 1e300}}, "points_single"),
     ],
 )
 def test_create_room_with_a_bad_body_is_400(hall: Hall, body: dict[str, Any], named: str) -> None:
@@ -194,6 +199,16 @@ def test_create_room_with_a_body_of_the_wrong_shape_is_400(hall: Hall, body: dic
     r = post(hall, "/api/rooms", p.token, json={"name": "bad", **body})
     assert r.status_code == 400
     assert named in r.json()["error"]
+    assert room_ids(hall) == before
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_a_turn_timeout_that_is_no_finite_number_is_400(hall: Hall, number: str) -> None:
+    p = hall.login("creator")
+    before = room_ids(hall)
+    body = '{"name": "bad", "turn_timeout": ' + number + "}"
+    r = post(hall, "/api/rooms", p.token, content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "turn_timeout" in r.json()["error"]
     assert room_ids(hall) == before
 
 

@@ -1,0 +1,133 @@
+"""Tests that reach into a hall running in this process (uvicorn in a thread).
+
+Nothing is shown before it is stored, checked so that it cannot be missed: the test holds
+the writer's commits; while a commit is held nobody sees the move, the update arrives only
+after the commit, and when it arrives the database already has the action. Also: a hand
+started by the hall stores every option value and the record version; one table whose
+update cannot be built never keeps the others from theirs."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+import paiju
+from paiju.game import RECORD_VERSION
+from paiju.server.app import create_app
+from paiju.server.store import Store
+
+from .harness import Hall, biggest, free_port, is_my_turn, sit_with_bots
+
+
+@dataclass
+class InProcess:
+    """A hall served by uvicorn in a thread of the test process (what Hall needs of a server)."""
+
+    port: int
+    app: Any
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+@pytest.fixture
+def in_process(tmp_path: Path) -> Iterator[InProcess]:
+    app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the in-process hall did not start"
+        time.sleep(0.05)
+    yield InProcess(port, app)
+    server.should_exit = True
+    thread.join(10)
+
+
+def stored_actions(store: Store, rid: str) -> int:
+    hands = store.room_hands(rid)
+    return len(store.hand_actions(hands[-1]["id"])) if hands else 0
+
+
+def test_a_move_is_shown_only_after_its_commit(in_process: InProcess) -> None:
+    hall = Hall(in_process)  # type: ignore[arg-type]
+    writer = in_process.app.state.hall.writer
+    store: Store = in_process.app.state.hall.store
+    p = hall.login("patient")
+    rid = hall.create_room(p, {"variant": "classic"}, turn_timeout=600)
+    with hall.connect(rid, p) as c:
+        sit_with_bots(c)
+        c.send({"type": "start"})
+        m = c.my_turn(30)
+        for _ in range(3):  # three moves of seat 0 (the bots' moves between them, held or not)
+            c.sync()
+            turn = m["turn"]
+            assert stored_actions(store, rid) == turn
+            writer.hold_commits()
+            try:
+                c.act(biggest(m["view"]), turn)
+                time.sleep(0.5)  # the table has the move and the writer has the write
+                seen = [x for x in c.sync() if x["type"] == "update" and x["turn"] > turn]
+                assert seen == [], "a move was shown before it was stored"
+                assert stored_actions(store, rid) == turn
+            finally:
+                writer.release_commits()
+            shown = c.until_update(lambda x, t=turn: x["turn"] > t)
+            assert stored_actions(store, rid) >= shown["turn"], "the update came before the commit"
+            m = shown if is_my_turn(shown) else c.my_turn(30)
+
+
+def test_a_hand_stores_every_option_value_and_its_record_version(in_process: InProcess) -> None:
+    hall = Hall(in_process)  # type: ignore[arg-type]
+    store: Store = in_process.app.state.hall.store
+    p = hall.login("options")
+    rid = hall.create_room(p, {"variant": "qingdao", "kao": True}, turn_timeout=600)
+    with hall.connect(rid, p) as c:
+        sit_with_bots(c)
+        c.send({"type": "start"})
+        c.my_turn(30)
+    (h,) = store.room_hands(rid)
+    assert h["record_version"] == RECORD_VERSION
+    assert h["options"] == paiju.new_game("baohuang", seed=1, variant="qingdao", kao=True).record()["options"]
+    assert h["options"]["pass_is_final"] is True and "deck" in h["options"]  # resolved, not the room's two
+
+
+def test_a_table_whose_update_fails_does_not_stop_the_others(
+    in_process: InProcess, caplog: pytest.LogCaptureFixture
+) -> None:
+    hall = Hall(in_process)  # type: ignore[arg-type]
+    tables = in_process.app.state.hall.tables
+    p, q = hall.login("broken"), hall.login("fine")
+    bad, good = hall.create_room(p, turn_timeout=600), hall.create_room(q, turn_timeout=600)
+    with hall.connect(bad, p) as cb, hall.connect(good, q) as cg:
+        cb.until_update(lambda m: True)
+        cg.until_update(lambda m: True)
+
+        def fails() -> dict[str, Any]:
+            raise TypeError("an update that cannot be built")
+
+        tables[bad].room_info = fails  # this table can no longer build its update
+        for i in range(3):  # three changes at each table, each followed by a broadcast
+            change = {"type": "sit", "seat": i} if i == 0 else {"type": "bot", "seat": i, "level": "normal"}
+            cb.send(change)
+            cg.send(change)
+            cg.until_update(lambda m, i=i: m["seat"] == 0 and (i == 0 or m["room"]["seats"][i]["bot"] == "normal"))
+        cb.sync()
+        assert [m for m in cb.messages if m["type"] == "update"][1:] == []
+        assert [s["bot"] for s in tables[bad].seats[:3]] == [None, "normal", "normal"]  # changed, not shown
+    failures = [r for r in caplog.records if "could not send its update" in r.getMessage()]
+    assert len(failures) == 1  # logged once, not at every change
