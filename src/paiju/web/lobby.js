@@ -184,6 +184,11 @@ export function mountLobby(root, ctx) {
       const watch = h("button", { "data-testid": `watch-${r.id}` }, t("watch"));
       watch.addEventListener("click", () => ctx.openRoom(r.id, false));
       if (taken >= total) join.disabled = !seats.some((s) => s.you || (s.player && s.player === ctx.player.name));
+      if (r.status === "damaged") {
+        // set aside by the hall: its current hand does not replay; nobody can sit or watch
+        join.disabled = true;
+        watch.disabled = true;
+      }
       const people = seats.filter((s) => s.player).map((s) => s.player);
       const bots = seats.filter((s) => s.bot).length;
       const names = [...people, ...(bots ? [t("bots_n", { n: bots })] : [])];
@@ -199,7 +204,7 @@ export function mountLobby(root, ctx) {
             { class: "room-meta" },
             h("span", { class: "chip" }, label(r.game || "baohuang")),
             variant ? h("span", { class: "chip" }, label(variant)) : null,
-            h("span", { class: `chip status-${r.status}` }, t("status_" + r.status)),
+            h("span", { class: `chip status-${r.status}`, title: r.damaged || "" }, t("status_" + r.status)),
             r.spectators ? h("span", { class: "muted" }, t("spectators_n", { n: r.spectators })) : null,
           ),
           h("div", { class: "room-seats muted" }, `${t("seats")} ${taken}/${total}` + (names.length ? " · " + names.join(", ") : "")),
