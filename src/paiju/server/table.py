@@ -139,35 +139,35 @@ class Table:
     def load(self) -> None:
         """Rebuild the match from the store: finished hands, and the last hand replayed.
 
-        Synchronous (a thread at start-up). A current hand that does not replay sets the
-        room aside as damaged, with the reason; its records stay as they are."""
+        Synchronous (a thread of the loop's pool): everything is read and replayed first,
+        then the table's fields are set together. A current hand that does not replay sets
+        the room aside as damaged, with the reason; its records stay as they are."""
         room = self.store.room(self.id)
-        if room is not None:
-            self.seats = [dict(s) for s in room["seats"]]
-            self.status = room["status"]
+        if room is None:
+            return
+        if room["damaged"]:
             self.damaged = room["damaged"]
-        if self.damaged:
             return
         hands = self.store.room_hands(self.id)
-        self.penalties = self.store.room_penalties(self.id)
+        penalties = self.store.room_penalties(self.id)
+        game, hand_id, status, unfinished = None, None, room["status"], False
+        if hands:
+            last = hands[-1]
+            try:
+                game = replay_stored(self.game_name, last, self.store.hand_actions(last["id"]))
+            except DamagedHand as e:
+                self.damaged = str(e)
+                log.error("room %s is set aside as damaged: %s", self.id, e)
+                return
+            hand_id = last["id"]
+            if last["finished_at"] is None:
+                status = "playing"
+                unfinished = game.is_over  # the last action was stored, the hand's end was not
+        self.seats, self.status, self.penalties = [dict(s) for s in room["seats"]], status, penalties
         self.hands = [
             {"number": h["number"], "scores": h["scores"], "scored": h["scored"]} for h in hands if h["finished_at"]
         ]
-        self.game = self.hand_id = None
-        self._unfinished = False
-        if not hands:
-            return
-        last = hands[-1]
-        try:
-            game = replay_stored(self.game_name, last, self.store.hand_actions(last["id"]))
-        except DamagedHand as e:
-            self.damaged = str(e)
-            log.error("room %s is set aside as damaged: %s", self.id, e)
-            return
-        self.game, self.hand_id = game, last["id"]
-        if last["finished_at"] is None:
-            self.status = "playing"
-            self._unfinished = game.is_over  # the last action was stored, the hand's end was not
+        self.game, self.hand_id, self._unfinished = game, hand_id, unfinished
 
     async def reload(self) -> None:
         """Back to exactly what the store holds (after a failed write, once it answers)."""
