@@ -3,15 +3,12 @@ port, a temporary SQLite file), plus a way to start private ones (restart tests)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from .harness import Hall, ServerProcess
-
-CRASH = re.compile(r"Traceback|Exception in ASGI|failed on")
+from .harness import CRASH, Hall, ServerProcess
 
 
 @pytest.fixture(scope="session")
@@ -37,11 +34,13 @@ def hall(server: ServerProcess, request: pytest.FixtureRequest) -> Iterator[Hall
 
 @pytest.fixture
 def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    """Start private servers (same DB file on every call unless ``db`` is given)."""
+    """Start private servers (same DB file on every call unless ``db`` is given; on the
+    database at ``db_url`` instead when it is given)."""
     started: list[ServerProcess] = []
 
-    def make(db: Path | None = None, bot_delay: float = 0.0) -> ServerProcess:
-        proc = ServerProcess(db or tmp_path / "private.db", tmp_path / f"server{len(started)}.log", bot_delay)
+    def make(db: Path | None = None, bot_delay: float = 0.0, db_url: str | None = None) -> ServerProcess:
+        log = tmp_path / f"server{len(started)}.log"
+        proc = ServerProcess(db or tmp_path / "private.db", log, bot_delay, db_url)
         started.append(proc)
         return proc.start()
 

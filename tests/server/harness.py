@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -30,6 +31,7 @@ import paiju
 START_TIMEOUT = 30.0  # seconds for a server to answer GET /api/me
 WAIT = 15.0  # default seconds to wait for a message
 RATE, BURST = 18.0, 30  # what a client sends at most (the server allows 20 per second, bursts of 40)
+CRASH = re.compile(r"Traceback|Exception in ASGI|failed on")  # a server log line of an unhandled error
 
 
 def free_port() -> int:
@@ -39,12 +41,15 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``python -m paiju.server.app`` on a free loopback port with its own SQLite file."""
+    """``python -m paiju.server.app`` on a free loopback port with its own SQLite file
+    (``db``), or on the database at ``db_url`` when given (e.g. a PostgreSQL server; the
+    process then still runs in ``db``'s folder)."""
 
-    def __init__(self, db: Path, log: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, log: Path, bot_delay: float = 0.0, db_url: str | None = None) -> None:
         self.db = db
         self.log = log
         self.bot_delay = bot_delay
+        self.db_url = db_url or f"sqlite:///{db}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self._log_file: Any = None
@@ -76,7 +81,7 @@ class ServerProcess:
             "--port",
             str(self.port),
             "--db",
-            f"sqlite:///{self.db}",
+            self.db_url,
             "--bot-delay",
             str(self.bot_delay),
         ]
