@@ -1,9 +1,10 @@
 """The store's writer: one thread owns the write connection and commits in groups.
 
 Every change a table makes (an action, a seat, a new or finished hand, a penalty) and every
-lobby write (a player, a room) is a :class:`Write`. The event loop hands it to this thread
-and awaits a future; the thread takes every write queued while its last commit ran and
-commits them together (group commit), then resolves their futures on the loop. The loop
+lobby write (a player, a room) is a :class:`Write`. The event loop hands the writes of one
+loop turn to this thread together and awaits their futures; the thread takes every write
+queued while its last commit ran and commits them together (group commit), then resolves
+their futures on the loop with one wake-up. The loop
 never touches the database, so a lock held by another process or a database restarting
 stalls only the tables that are writing, never the hall's other tables or its pings.
 
@@ -84,7 +85,8 @@ class Writer:
         self.engine = engine
         self.down = False
         self.commits = 0  # group commits made (for tests and benchmarks)
-        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[list[_Item] | None] = queue.SimpleQueue()
+        self._turn: list[_Item] = []  # writes submitted in this turn of the event loop
         self._conn: Connection | None = None
         self._seq: dict[int, int] = {}  # hand id → last stored seq, as this writer knows it
         self._released = threading.Event()
@@ -97,8 +99,14 @@ class Writer:
         """Make ``write`` durable; its ``run`` result. Raises StoreUnavailable / StoreError."""
         loop = asyncio.get_running_loop()
         item = _Item(write, loop.create_future(), loop)
-        self._queue.put(item)
+        if not self._turn:  # one hand-over per loop turn: one wake-up of the thread, one commit
+            loop.call_soon(self._hand_over)
+        self._turn.append(item)
         return await item.future
+
+    def _hand_over(self) -> None:
+        items, self._turn = self._turn, []
+        self._queue.put(items)
 
     async def probe(self) -> None:
         """Check that the database takes writes again; clears ``down`` when it does."""
@@ -126,11 +134,11 @@ class Writer:
     # ------------------------------------------------------------------ the thread
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
-            if item is None:
+            items = self._queue.get()
+            if items is None:
                 return
             self._released.wait()
-            batch = [item]
+            batch = list(items)
             while True:  # everything queued meanwhile goes into the same commit
                 try:
                     more = self._queue.get_nowait()
@@ -139,7 +147,7 @@ class Writer:
                 if more is None:
                     self._queue.put(None)
                     break
-                batch.append(more)
+                batch += more
             self._commit(batch)
             self._resolve(batch)
 
