@@ -189,6 +189,16 @@ def server_python() -> str:
     return str(venv) if venv.exists() else sys.executable
 
 
+def loopback_limits() -> list[str]:
+    """Every client of the benchmark comes from 127.0.0.1: lift the hall's per-address
+    limits (when the hall has them) so that they measure a thousand visitors, not one."""
+    out = subprocess.run(
+        [server_python(), "-m", "paiju.server.app", "--help"], capture_output=True, text=True, cwd=ROOT
+    ).stdout
+    wanted = {"--conns-per-address": "1000000", "--address-rate": "1000000000", "--max-connections": "100000"}
+    return [arg for flag, value in wanted.items() if flag in out for arg in (flag, value)]
+
+
 class Server:
     """The hall in a subprocess, on a fresh SQLite file."""
 
@@ -199,7 +209,7 @@ class Server:
         self.log_path = Path(self.dir.name) / "server.log"
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [server_python(), "-m", "paiju.server.app", "--host", "127.0.0.1", "--port", str(self.port)]
-        cmd += ["--db", f"sqlite:///{self.db}", "--bot-delay", "0"]
+        cmd += ["--db", f"sqlite:///{self.db}", "--bot-delay", "0", *loopback_limits()]
         self.cmd = cmd
         self.log = open(self.log_path, "w+b")  # noqa: SIM115 (closed in stop)
 
@@ -478,7 +488,10 @@ async def run_clients(cfg: Config, tables: Sequence[int], control: Any) -> Stats
     sem = asyncio.Semaphore(64)
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     jar = http.cookiejar.CookieJar(policy=NoCookies())
-    async with httpx.AsyncClient(base_url=cfg.url, limits=limits, cookies=jar, timeout=60) as http_client:
+    origin = {"Origin": cfg.url}  # the hall accepts writes from its own pages only
+    async with httpx.AsyncClient(
+        base_url=cfg.url, limits=limits, cookies=jar, timeout=60, headers=origin
+    ) as http_client:
         await asyncio.gather(*(_login(http_client, c, sem) for c in clients))
         starters = [c for c in clients if c.starter]
         rooms = await asyncio.gather(*(_create_room(http_client, c, sem) for c in starters))

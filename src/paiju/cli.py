@@ -34,6 +34,7 @@ from paiju.admin import admin
 from paiju.bots import Bot, LazyView, bot_descriptions, make_bot, suggest
 from paiju.errors import IllegalAction
 from paiju.game import Game
+from paiju.server.throttle import Limits
 from paiju.terminal import Presenter, presenter
 from paiju.terminal.base import rate
 
@@ -748,18 +749,54 @@ def replay(
         console.print("[yellow]The record ends before the hand is over.[/yellow]")
 
 
+LIMIT_HELP = "a limit of what one visitor may use, NAME=VALUE (repeatable; docs/protocol.md): " + ", ".join(
+    f"{name}={getattr(Limits(), name)}" for name in Limits.names()
+)
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="port to listen on"),
     db: str | None = typer.Option(None, help="database URL: sqlite:///file.db (default ./paiju.db) or postgresql://…"),
     bot_delay: float = typer.Option(0.6, help="seconds a computer player waits before acting"),
-    rate: float = typer.Option(20.0, help="messages per second one connection may send"),
+    rate: float = typer.Option(20.0, help="table messages per second one player may send (bursts of twice that)"),
+    origin: list[str] = typer.Option(  # noqa: B008 - typer declares options as defaults
+        [], help="another origin whose pages may act in the hall, e.g. the https address of a proxy (repeatable)"
+    ),
+    max_connections: int = typer.Option(4096, help="open connections of the whole hall"),
+    limit: list[str] = typer.Option(  # noqa: B008
+        [],
+        help=LIMIT_HELP,
+    ),
 ) -> None:
     """Run the web card hall: lobby, tables, bots and the browser client."""
+    import dataclasses
+
     from paiju.server.app import serve as run_server
 
-    run_server(host=host, port=port, db=db, bot_delay=bot_delay, rate=rate)
+    values: dict[str, Any] = {"rate": rate}
+    defaults = Limits()
+    for item in limit:
+        name, _, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in Limits.names() or not text:
+            _fail(f"--limit takes NAME=VALUE with NAME one of {', '.join(Limits.names())}")
+        kind = type(getattr(defaults, name))
+        try:
+            values[name] = kind(text)
+        except ValueError:
+            _fail(f"--limit {name}: {text!r} is not a {kind.__name__}")
+    limits = dataclasses.replace(defaults, **values)
+    run_server(
+        host=host, port=port, db=db, bot_delay=bot_delay, limits=limits, origins=origin, max_connections=max_connections
+    )
+
+
+def _limit_names() -> list[str]:
+    from paiju.server.throttle import Limits
+
+    return Limits.names()
 
 
 if __name__ == "__main__":  # pragma: no cover

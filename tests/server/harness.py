@@ -30,6 +30,7 @@ import paiju
 
 START_TIMEOUT = 30.0  # seconds for a server to answer GET /api/me
 WAIT = 15.0  # default seconds to wait for a message
+SUITE_LIMITS = {"conns_per_address": 10_000, "address_rate": 100_000, "rooms_per_player": 10_000, "rooms_per_minute": 1e6}
 RATE, BURST = 18.0, 30  # what a client sends at most (the server allows 20 per second, bursts of 40)
 CRASH = re.compile(r"Traceback|Exception in ASGI|failed on")  # a server log line of an unhandled error
 
@@ -45,11 +46,21 @@ class ServerProcess:
     (``db``), or on the database at ``db_url`` when given (e.g. a PostgreSQL server; the
     process then still runs in ``db``'s folder)."""
 
-    def __init__(self, db: Path, log: Path, bot_delay: float = 0.0, db_url: str | None = None) -> None:
+    def __init__(
+        self,
+        db: Path,
+        log: Path,
+        bot_delay: float = 0.0,
+        db_url: str | None = None,
+        limits: dict[str, Any] | None = None,
+    ) -> None:
         self.db = db
         self.log = log
         self.bot_delay = bot_delay
         self.db_url = db_url or f"sqlite:///{db}"
+        # the whole suite comes from one address and makes many rooms: per-address and
+        # per-player room limits are raised unless a test sets them
+        self.limits = {**SUITE_LIMITS, **(limits or {})}
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self._log_file: Any = None
@@ -84,6 +95,7 @@ class ServerProcess:
             self.db_url,
             "--bot-delay",
             str(self.bot_delay),
+            *[arg for name, value in self.limits.items() for arg in ("--" + name.replace("_", "-"), str(value))],
         ]
         self.proc = subprocess.Popen(cmd, stdout=self._log_file, stderr=subprocess.STDOUT, cwd=self.db.parent, env=env)
         deadline = time.monotonic() + START_TIMEOUT
@@ -149,9 +161,10 @@ class Hall:
         return self.server.url
 
     def http(self, token: str | None = None) -> httpx.Client:
-        """A fresh client (a fresh connection pool: a 500 cannot spoil later requests)."""
+        """A fresh client (a fresh connection pool: a 500 cannot spoil later requests), as a
+        page of the hall: it sends the hall's own Origin."""
         cookies = {"paiju_token": token} if token else None
-        return httpx.Client(base_url=self.url, cookies=cookies, timeout=10)
+        return httpx.Client(base_url=self.url, cookies=cookies, timeout=10, headers={"Origin": self.url})
 
     def login(self, name: str) -> Player:
         with self.http() as c:
@@ -184,6 +197,8 @@ class Hall:
         return dict(r.json())
 
     def connect(self, rid: str, player: Player | None, **kw: Any) -> Client:
+        """A table connection from a page of the hall (its Origin, unless ``headers`` say otherwise)."""
+        kw["headers"] = {"Origin": self.url, **(kw.get("headers") or {})}
         url = f"{self.server.ws_url}/ws/{rid}"
         if player is not None:
             url += f"?token={player.token}"

@@ -1,20 +1,23 @@
 """The ASGI application: the browser client, the lobby's HTTP API and the table WebSocket.
 
-``paiju serve`` runs it with uvicorn; see docs/protocol.md for the protocol.
+``paiju serve`` runs it with uvicorn; see docs/protocol.md for the protocol and its limits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -24,19 +27,31 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from paiju.errors import IllegalAction
 from paiju.server.games_info import games_info
 from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
+from paiju.server.limits import check_value, normalize_name
+from paiju.server.origin import OriginPolicy, SecurityHeaders
 from paiju.server.protocol import ProtocolError, parse_client_message
 from paiju.server.records import DamagedHand, stored_record
 from paiju.server.store import Store
-from paiju.server.table import Conn, TokenBucket
+from paiju.server.table import UNEXPECTED, Conn, unexpected
+from paiju.server.throttle import FloodWatch, Limits
 from paiju.server.writer import StoreError
 
 log = logging.getLogger("paiju.app")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 COOKIE = "paiju_token"
-MAX_NAME = 24
 UNAVAILABLE = "the hall cannot reach its database right now; nothing was changed — try again in a moment"
 START_WAIT = 60.0  # seconds the hall waits for its database at start-up
+BODY_TIMEOUT = 10.0  # seconds to send a request body
+MAX_PAGE = 200
+
+
+class HttpError(Exception):
+    """An answer other than 200, with a sentence for the client."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
 
 
 def _token(req: Request | WebSocket) -> str | None:
@@ -47,24 +62,60 @@ def _error(text: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
 
-async def _json_body(req: Request) -> dict[str, Any]:
-    raw = await req.body()
-    if len(raw) > 64 * 1024:
-        raise IllegalAction("request body too large (at most 64 KiB)")
-    try:
-        import json
+def _address(req: Request | WebSocket) -> str:
+    return req.client.host if req.client else "unknown"
 
-        body = json.loads(raw or b"{}")
+
+async def _json_body(req: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, read as it streams in: over ``limit`` bytes is a 413 at
+    once, a body that takes longer than BODY_TIMEOUT a 408, anything but JSON a 415."""
+    kind = req.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise HttpError(415, "send the body as application/json")
+    declared = req.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise HttpError(413, f"request body too large (at most {limit // 1024} KiB)")
+    chunks, size = [], 0
+    try:
+        async with asyncio.timeout(BODY_TIMEOUT):
+            async for chunk in req.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise HttpError(413, f"request body too large (at most {limit // 1024} KiB)")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise HttpError(408, "the request body came too slowly") from None
+    try:
+        body = json.loads(b"".join(chunks) or b"{}")
+    except RecursionError:
+        raise HttpError(400, "bad JSON: it nests too deeply") from None
     except ValueError as e:
-        raise IllegalAction(f"bad JSON: {e}") from None
+        raise HttpError(400, f"bad JSON: {e}") from None
     if not isinstance(body, dict):
-        raise IllegalAction("the body must be a JSON object")
+        raise HttpError(400, "the body must be a JSON object")
+    try:
+        check_value(body, "the body", depth=-1)
+    except IllegalAction as e:
+        raise HttpError(400, str(e)) from None
     return body
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float = 20.0) -> Starlette:
+def create_app(
+    db_url: str | None = None,
+    *,
+    bot_delay: float = 0.6,
+    rate: float | None = None,
+    limits: Limits | None = None,
+    origins: Sequence[str] = (),
+) -> Starlette:
     """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db).
-    ``rate`` is how many messages per second one connection may send (bursts of twice that)."""
+    ``limits`` are what one visitor may use (``rate``: table messages per second of one
+    player, a shortcut); ``origins`` are the origins besides the hall's own whose pages may
+    act in it (a proxy's public address)."""
+    limits = limits or Limits()
+    if rate is not None:
+        limits = dataclasses.replace(limits, rate=rate)
+    policy = OriginPolicy(origins)
     state: dict[str, Hall] = {}
 
     def hall() -> Hall:
@@ -72,9 +123,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
 
     async def me(req: Request | WebSocket) -> dict[str, Any] | None:
         token = _token(req)
-        if not token:
+        if not token or len(token) > 64:
             return None
         return await asyncio.to_thread(hall().store.player_by_token, token)
+
+    def same_origin(req: Request) -> None:
+        why = policy.refuses(req.headers)
+        if why:
+            raise HttpError(403, why)
 
     async def index(req: Request) -> Response:
         return FileResponse(WEB / "index.html")
@@ -84,14 +140,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
         return JSONResponse({"player": {"id": p["id"], "name": p["name"]} if p else None})
 
     async def api_login(req: Request) -> Response:
+        same_origin(req)
+        body = await _json_body(req, limits.body_bytes)
         try:
-            body = await _json_body(req)
+            name = normalize_name(body.get("name"))
         except IllegalAction as e:
             return _error(str(e))
-        name = body.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            return _error(f"a name is 1-{MAX_NAME} characters")
-        name = name.strip()
         p = await me(req)
         if p:
             await hall().rename(p["id"], name)
@@ -109,27 +163,43 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
 
     async def api_rooms(req: Request) -> Response:
         if req.method == "POST":
-            p = await me(req)
-            if not p:
-                return _error("choose a name first (POST /api/login)", 401)
-            try:
-                body = await _json_body(req)
-                timeout = body.get("turn_timeout", DEFAULT_TURN_TIMEOUT)
-                if isinstance(timeout, bool) or not isinstance(timeout, int | float):
-                    raise IllegalAction("turn_timeout must be a number of seconds")
-                options = body.get("options") or {}
-                if not isinstance(options, dict):
-                    raise IllegalAction("options must be an object of option names and values")
-                name, game = body.get("name") or "", body.get("game") or "baohuang"
-                if not isinstance(name, str) or not isinstance(game, str):
-                    raise IllegalAction("name and game must be text")
-                table = await hall().create_room(name, game, dict(options), float(timeout), p["id"])
-            except (IllegalAction, TypeError, ValueError) as e:
-                return _error(str(e))
-            return JSONResponse({"id": table.id})
+            return await create_room(req)
+        try:
+            offset = int(req.query_params.get("offset", 0))
+            limit = int(req.query_params.get("limit", limits.lobby_page))
+        except ValueError:
+            return _error("offset and limit are whole numbers")
+        if offset < 0 or not 1 <= limit <= MAX_PAGE:
+            return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
         p = await me(req)
-        rooms = [{**t.room_info(), "your_seat": t.seat_of(p["id"]) if p else None} for t in hall().tables.values()]
-        return JSONResponse({"rooms": rooms})
+        rooms = hall().lobby()
+        page = rooms[offset : offset + limit]
+        if p:
+            page = [{**r, "your_seat": _seat_of(r, hall(), p["id"])} for r in page]
+        else:
+            page = [{**r, "your_seat": None} for r in page]
+        return JSONResponse({"rooms": page, "total": len(rooms), "offset": offset, "limit": limit})
+
+    async def create_room(req: Request) -> Response:
+        same_origin(req)
+        p = await me(req)
+        if not p:
+            return _error("choose a name first (POST /api/login)", 401)
+        body = await _json_body(req, limits.body_bytes)
+        try:
+            timeout = body.get("turn_timeout", DEFAULT_TURN_TIMEOUT)
+            if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+                raise IllegalAction("turn_timeout must be a number of seconds")
+            options = body.get("options") or {}
+            if not isinstance(options, dict):
+                raise IllegalAction("options must be an object of option names and values")
+            name, game = body.get("name") or "", body.get("game") or "baohuang"
+            if not isinstance(name, str) or not isinstance(game, str):
+                raise IllegalAction("name and game must be text")
+            table = await hall().create_room(name, game, dict(options), float(timeout), p["id"])
+        except (IllegalAction, TypeError, ValueError, OverflowError) as e:
+            return _error(str(e))
+        return JSONResponse({"id": table.id})
 
     async def api_room(req: Request) -> Response:
         table = hall().tables.get(req.path_params["room"])
@@ -139,83 +209,123 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
 
     async def api_hand(req: Request) -> Response:
         rid, n = req.path_params["room"], req.path_params["number"]
-        table = hall().tables.get(rid)
+        table = hall().tables.get(rid)  # open rooms only: the ones the lobby shows
         if table is None:
             return _error("no such room", 404)
-
-        def record() -> dict[str, Any] | None:
-            rows = [h for h in hall().store.room_hands(rid) if h["number"] == n]
-            if not rows or rows[0]["finished_at"] is None:
-                return None
-            return stored_record(hall().store, table.game_name, rows[0])
-
-        try:
-            rec = await asyncio.to_thread(record)
-        except DamagedHand as e:
-            return _error(f"this hand's record is damaged: {e}", 409)
-        if rec is None:
+        if not 1 <= n <= len(table.hands):
             return _error("no finished hand with that number", 404)
-        return JSONResponse(rec)
+        data = hall().record_bytes((rid, n))
+        if data is None:
+
+            def record() -> dict[str, Any] | None:
+                rows = [h for h in hall().store.room_hands(rid) if h["number"] == n]
+                if not rows or rows[0]["finished_at"] is None:
+                    return None
+                return stored_record(hall().store, table.game_name, rows[0])
+
+            try:
+                rec = await asyncio.to_thread(record)
+            except DamagedHand as e:
+                return _error(f"this hand's record is damaged: {e}", 409)
+            if rec is None:
+                return _error("no finished hand with that number", 404)
+            data = hall().keep_record((rid, n), rec)
+        return Response(data, media_type="application/json")
+
+    async def refuse(ws: WebSocket, text: str, code: int) -> None:
+        await ws.accept()
+        await ws.send_json({"type": "error", "error": text, "reply_to": None})
+        await ws.close(code=code)
 
     async def ws_table(ws: WebSocket) -> None:
+        why = policy.refuses(ws.headers)
+        if why:
+            await refuse(ws, why, 4403)
+            return
         try:
             player = await me(ws)
         except SQLAlchemyError:
-            await ws.accept()
-            await ws.send_json({"type": "error", "error": UNAVAILABLE, "reply_to": None})
-            await ws.close(code=1013)  # try again later
+            await refuse(ws, UNAVAILABLE, 1013)  # try again later
             return
         table = hall().tables.get(ws.path_params["room"])
-        await ws.accept()
-        if player is None or table is None or table.damaged:
-            if player is None:
-                text, code = "choose a name first", 4401
-            elif table is None:
-                text, code = "no such room", 4404
-            else:
-                text, code = f"this room is set aside as damaged: {table.damaged}", 4410
-            await ws.send_json({"type": "error", "error": text, "reply_to": None})
-            await ws.close(code=code)
+        if player is None:
+            await refuse(ws, "choose a name first", 4401)
             return
+        if table is None:
+            await refuse(ws, "no such room", 4404)
+            return
+        if table.damaged:
+            await refuse(ws, f"this room is set aside as damaged: {table.damaged}", 4410)
+            return
+        address = _address(ws)
+        throttle = hall().throttle
+        too_many = throttle.connect(player["id"], address)
+        if too_many:
+            await refuse(ws, too_many, 4429)
+            return
+        await ws.accept()
         hall().remember(player["id"], player["name"])
-        conn = Conn(ws, {"id": player["id"], "name": player["name"]}, bucket=TokenBucket(rate, 2 * rate))
+        conn = Conn(ws, {"id": player["id"], "name": player["name"]}, address=address, budget=limits.outbox_bytes)
         writer = asyncio.create_task(conn.writer())
+        reader = asyncio.create_task(read_messages(ws, conn, table))
+        kicked = asyncio.create_task(conn.kicked.wait())
         table.post(("connect", conn))
+        try:
+            await asyncio.wait({reader, kicked}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (reader, kicked, writer):
+                task.cancel()
+            conn.closed = True
+            table.post(("disconnect", conn))
+            throttle.disconnect(player["id"], address)
+        if conn.close_reason is not None:  # the hall closes it: say why, but never wait on a client that does not read
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(*conn.close_reason), 1.0)
+
+    async def read_messages(ws: WebSocket, conn: Conn, table: Any) -> None:
+        pid, flood = conn.player["id"], FloodWatch(limits.flood_drops, limits.flood_window)
+        throttle = hall().throttle
         try:
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
-                    break
+                    return
+                if not throttle.message(pid, conn.address):
+                    if flood.dropped():  # dropped without an answer; a persistent flood ends the connection
+                        conn.kick(1008, "too many messages")
+                        return
+                    continue
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                if not conn.bucket.take():
-                    conn.error(f"slow down: too many messages (at most {rate:g} per second)")
-                    continue
                 try:
                     msg = parse_client_message(raw)
                 except ProtocolError as e:
                     conn.error(str(e))
+                    continue
+                except Exception:
+                    unexpected.exception("could not read a message of player %s", pid)
+                    conn.error(UNEXPECTED)
                     continue
                 if msg["type"] == "ping":
                     conn.send({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})})
                     continue
                 table.post(("msg", conn, msg))
         except WebSocketDisconnect:
-            pass
-        finally:
-            conn.closed = True
-            table.post(("disconnect", conn))
-            writer.cancel()
+            return
 
     async def unavailable(req: Request, exc: Exception) -> Response:
         log.warning("%s %s: the database is unavailable: %s", req.method, req.url.path, exc)
         return _error(UNAVAILABLE, 503)
 
+    async def http_error(req: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HttpError)
+        return _error(str(exc), exc.status)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await open_store(db_url)
-        state["hall"] = h = Hall(store, bot_delay=bot_delay)
+        state["hall"] = h = Hall(store, bot_delay=bot_delay, limits=limits)
         await h.open()
         app.state.hall = h
         try:
@@ -235,8 +345,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, rate: float
         WebSocketRoute("/ws/{room}", ws_table),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    handlers: dict[Any, Any] = {StoreError: unavailable, SQLAlchemyError: unavailable}
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    handlers: dict[Any, Any] = {StoreError: unavailable, SQLAlchemyError: unavailable, HttpError: http_error}
+    return Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[Middleware(SecurityHeaders)]
+    )
+
+
+def _seat_of(room: dict[str, Any], hall: Hall, pid: int) -> int | None:
+    table = hall.tables.get(room["id"])
+    return table.seat_of(pid) if table is not None else None
 
 
 async def open_store(db_url: str | None, wait: float = START_WAIT) -> Store:
@@ -255,16 +372,49 @@ async def open_store(db_url: str | None, wait: float = START_WAIT) -> Store:
             delay = min(delay * 2, 2.0)
 
 
+MAX_CONNECTIONS = 4096  # open connections of the whole hall (uvicorn answers 503 past it)
+HEADER_TIMEOUT = 10.0  # seconds a client has to send a request's headers
+
+
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.6, rate: float = 20.0
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    bot_delay: float = 0.6,
+    limits: Limits | None = None,
+    origins: Sequence[str] = (),
+    max_connections: int = MAX_CONNECTIONS,
+    header_timeout: float = HEADER_TIMEOUT,
 ) -> None:
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
 
+    from paiju.server.slow_clients import HeaderTimeoutProtocol
+
+    HeaderTimeoutProtocol.header_timeout = header_timeout
+
     print(f"paiju hall on http://{host}:{port}/", flush=True)
-    app = create_app(db, bot_delay=bot_delay, rate=rate)
-    # permessage-deflate costs more CPU than it saves on the small, frequent updates
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws_per_message_deflate=False)
+    app = create_app(db, bot_delay=bot_delay, limits=limits, origins=origins)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        http=HeaderTimeoutProtocol,
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,  # costs more CPU than it saves on the small, frequent updates
+        limit_concurrency=max_connections,
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=5,
+    )
+
+
+def limit_arguments(ap: Any) -> None:
+    """One ``--name`` option per field of :class:`Limits` (``paiju serve`` and ``python -m``)."""
+    defaults = Limits()
+    for f in dataclasses.fields(Limits):
+        flag = "--" + f.name.replace("_", "-")
+        ap.add_argument(flag, type=type(getattr(defaults, f.name)), default=getattr(defaults, f.name))
 
 
 if __name__ == "__main__":
@@ -275,6 +425,10 @@ if __name__ == "__main__":
     ap.add_argument("--port", type=int, default=8000)
     ap.add_argument("--db", default=None)
     ap.add_argument("--bot-delay", type=float, default=0.6)
-    ap.add_argument("--rate", type=float, default=20.0, help="messages per second per connection")
+    ap.add_argument("--origin", action="append", default=[], help="another origin whose pages may act (a proxy)")
+    ap.add_argument("--max-connections", type=int, default=MAX_CONNECTIONS)
+    ap.add_argument("--header-timeout", type=float, default=HEADER_TIMEOUT)
+    limit_arguments(ap)
     a = ap.parse_args()
-    serve(a.host, a.port, a.db, a.bot_delay, a.rate)
+    chosen = Limits(**{name: getattr(a, name) for name in Limits.names()})
+    serve(a.host, a.port, a.db, a.bot_delay, chosen, a.origin, a.max_connections, a.header_timeout)

@@ -3,6 +3,11 @@
 When the database cannot be written the hall keeps every connection, answers moves with
 a clear error, and probes the database with backoff; once it takes writes again every
 table that waited reloads from the store and carries on by itself.
+
+The lobby is served from a snapshot rebuilt at most every ``lobby_refresh`` seconds and
+finished hands' records from a small cache, so that readers never cost the tables much;
+a room nobody has used for ``room_idle`` seconds is closed (kept in the store, no longer
+listed or loaded), and a player has at most ``rooms_per_player`` open rooms.
 """
 
 from __future__ import annotations
@@ -10,7 +15,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
+from collections import OrderedDict
 from typing import Any
+
+import orjson
 
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
@@ -19,28 +28,40 @@ from paiju.server.games_info import room_option_names
 from paiju.server.limits import check_value
 from paiju.server.store import Store
 from paiju.server.table import Table
+from paiju.server.throttle import Limits, Throttle
 from paiju.server.writer import StoreUnavailable, Write, Writer
 
 DEFAULT_TURN_TIMEOUT = 30.0
 RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable database
+RECORDS_CACHED = 256  # finished hands' records kept encoded
+SWEEP_EVERY = 30.0  # seconds between looks for idle rooms
 log = logging.getLogger("paiju.hall")
 
 
 class Hall:
     """Rooms and tables of one server process."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, store: Store, *, bot_delay: float = 0.6, limits: Limits | None = None) -> None:
         self.store = store
         self.writer = Writer(store.engine)
         self.bot_delay = bot_delay
+        self.limits = limits or Limits()
+        self.throttle = Throttle(self.limits)
         self.tables: dict[str, Table] = {}
         self._names: dict[int, str] = {}
         self._recovery: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self._lobby: tuple[float, list[dict[str, Any]]] = (-1e9, [])
+        self._records: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+
+    @property
+    def leave_grace(self) -> float:
+        return self.limits.leave_grace
 
     async def open(self) -> None:
         """Load every room from the store and start its table (resuming unfinished hands).
         A room whose current hand does not replay is set aside; every other room starts."""
-        rows = await asyncio.to_thread(self.store.all_rooms)
+        rows = [r for r in await asyncio.to_thread(self.store.all_rooms) if r["status"] != "closed"]
         ids = sorted({s["player"] for r in rows for s in r["seats"] if s["player"] is not None})
         self._names.update(await asyncio.to_thread(self.store.players_by_id, ids))
         for row in rows:
@@ -55,10 +76,12 @@ class Hall:
         damaged = [t.id for t in self.tables.values() if t.damaged]
         if damaged:
             log.warning("%d room(s) set aside as damaged: %s", len(damaged), ", ".join(damaged))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_rooms(), name="idle-rooms")
 
     async def close(self) -> None:
-        if self._recovery is not None:
-            self._recovery.cancel()
+        for task in (self._recovery, self._sweeper):
+            if task is not None:
+                task.cancel()
         for table in self.tables.values():
             await table.stop()
         await asyncio.to_thread(self.writer.close)
@@ -108,7 +131,52 @@ class Hall:
         await self.write(Write(run=lambda c: db.rename_player_tx(c, pid, name)))
         self._names[pid] = name
 
+    # ------------------------------------------------------------------ the lobby
+    def lobby(self) -> list[dict[str, Any]]:
+        """Every open room as the lobby lists it, newest first: a snapshot at most
+        ``lobby_refresh`` old (a new room shows at once)."""
+        now = time.monotonic()
+        stamp, rooms = self._lobby
+        if now - stamp >= self.limits.lobby_refresh:
+            rooms = [t.room_info() for t in reversed(self.tables.values())]
+            self._lobby = (now, rooms)
+        return rooms
+
+    def record_bytes(self, key: tuple[str, int]) -> bytes | None:
+        data = self._records.get(key)
+        if data is not None:
+            self._records.move_to_end(key)
+        return data
+
+    def keep_record(self, key: tuple[str, int], record: dict[str, Any]) -> bytes:
+        data = orjson.dumps(record)
+        self._records[key] = data
+        while len(self._records) > RECORDS_CACHED:
+            self._records.popitem(last=False)
+        return data
+
     # ------------------------------------------------------------------ rooms
+    def open_rooms_of(self, pid: int) -> int:
+        return sum(1 for t in self.tables.values() if t.created_by == pid)
+
+    async def _sweep_idle_rooms(self) -> None:
+        while True:
+            await asyncio.sleep(min(SWEEP_EVERY, self.limits.room_idle))
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                if table.idle_since(now) >= self.limits.room_idle:
+                    await self.close_room(table)
+
+    async def close_room(self, table: Table) -> None:
+        """Close a room nobody uses: stored as closed, no longer listed or loaded."""
+        try:
+            await self.write(Write(run=lambda c: db.save_room_tx(c, table.id, status="closed")))
+        except Exception as e:  # the store is unavailable: try at the next sweep
+            log.debug("room %s not closed yet: %s", table.id, e)
+            return
+        self.tables.pop(table.id, None)
+        await table.stop()
+
     async def create_room(
         self, name: str, game: str, options: dict[str, Any], turn_timeout: float, created_by: int | None
     ) -> Table:
@@ -128,10 +196,20 @@ class Hall:
         probe: Any = cls(seed=0, **options)  # validates every option with the engine's own messages
         if not math.isfinite(turn_timeout) or not 1 <= turn_timeout <= 600:
             raise IllegalAction("turn_timeout must be between 1 and 600 seconds")
-        name = (name or "").strip()[:64] or f"{game} room"
+        if created_by is not None:
+            if self.open_rooms_of(created_by) >= self.limits.rooms_per_player:
+                raise IllegalAction(
+                    f"you have {self.limits.rooms_per_player} open rooms already: play in one, or wait until an "
+                    "empty one closes"
+                )
+            if not self.throttle.new_room(created_by):
+                raise IllegalAction(f"too many new rooms: at most {self.limits.rooms_per_minute:g} a minute")
+        name = " ".join((name or "").split())[:64] or f"{game} room"
+        check_value(name, "the room's name")
         row = db.room_row(name, game, options, turn_timeout, probe.num_players, created_by)
         await self.write(Write(run=lambda c: db.create_room_tx(c, row)))
         table = Table(self, row)
         self.tables[table.id] = table
+        self._lobby = (-1e9, [])
         table.start()
         return table

@@ -15,6 +15,7 @@ paiju.errors.IllegalAction: option leave_penalty must be an integer between -900
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any
 
 from paiju.errors import IllegalAction
@@ -40,6 +41,7 @@ def check_value(value: Any, where: str, depth: int = 0) -> None:
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
             raise IllegalAction(f"{where} is too long (at most {MAX_TEXT} characters)")
+        check_text(value, where)
         return
     if isinstance(value, list | dict):
         if depth >= MAX_DEPTH:
@@ -53,3 +55,39 @@ def check_value(value: Any, where: str, depth: int = 0) -> None:
             check_value(v, f"{where}[{k!r}]", depth + 1)
         return
     raise IllegalAction(f"{where} must be a number, text, true/false, a list or an object")
+
+
+def check_text(text: str, where: str) -> None:
+    """Text the hall can store and send: no NUL (PostgreSQL refuses it) and no lone
+    surrogate (no UTF-8 encoder writes one)."""
+    if "\x00" in text:
+        raise IllegalAction(f"{where} contains a NUL character")
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise IllegalAction(f"{where} contains a lone surrogate (not valid Unicode text)")
+
+
+MAX_NAME = 20
+_HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, bidi and zero-width marks, unassigned
+
+
+def normalize_name(name: Any) -> str:
+    """A player's name as shown to everybody: NFKC, spaces collapsed, 1–20 characters and
+    nothing invisible or misleading (controls, bidi overrides, zero-width characters).
+
+    >>> normalize_name("  Ａｄａ   Lovelace ")
+    'Ada Lovelace'
+    >>> normalize_name("admin\u200b")
+    Traceback (most recent call last):
+    ...
+    paiju.errors.IllegalAction: a name may not contain invisible or control characters (U+200B)
+    """
+    if not isinstance(name, str):
+        raise IllegalAction(f"a name is text of 1-{MAX_NAME} characters")
+    check_text(name, "the name")
+    text = " ".join(unicodedata.normalize("NFKC", name).split())
+    for ch in text:
+        if unicodedata.category(ch) in _HIDDEN:
+            raise IllegalAction(f"a name may not contain invisible or control characters (U+{ord(ch):04X})")
+    if not 1 <= len(text) <= MAX_NAME:
+        raise IllegalAction(f"a name is 1-{MAX_NAME} visible characters")
+    return text

@@ -157,7 +157,17 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
     "pong": _msg("pong", "Answer to ping."),
 }
 
-_validators = {name: jsonschema.Draft202012Validator(s) for name, s in CLIENT_MESSAGES.items()}
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """JSON Schema counts 1.0 as an integer; the hall does not (a seat is an index)."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Strict = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+_validators = {name: _Strict(s) for name, s in CLIENT_MESSAGES.items()}
 
 
 class ProtocolError(ValueError):
@@ -171,6 +181,7 @@ def _plain_act(msg: dict[str, Any]) -> bool:
         msg.keys() <= {"type", "action", "turn", "id"}
         and isinstance(action, str)
         and 1 <= len(action) <= 200
+        and _clean(action)
         and type(turn) is int
         and 0 <= turn <= MAX_INT
         and _plain_id(msg.get("id", ""))
@@ -192,20 +203,60 @@ def parse_client_message(raw: str | bytes) -> dict[str, Any]:
         raise ProtocolError(f"message too large: {size} bytes (at most {MAX_MESSAGE_BYTES})")
     try:
         msg = json.loads(raw)
+    except RecursionError:
+        raise ProtocolError("bad JSON: it nests too deeply") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise ProtocolError(f"bad JSON: {e}") from None
     if not isinstance(msg, dict):
         raise ProtocolError("a message is a JSON object with a 'type'")
     kind = msg.get("type")
     if not isinstance(kind, str) or kind not in _validators:
-        raise ProtocolError(f"unknown message type {kind!r}; types are {', '.join(CLIENT_MESSAGES)}")
+        named = f" {kind!r}" if _short_name(kind) else ""  # echoed only when short: it may be anything
+        raise ProtocolError(f"unknown message type{named}; types are {', '.join(CLIENT_MESSAGES)}")
     if kind == "act" and _plain_act(msg):
         return msg  # the hot path: a well-formed act needs no schema walk
     err = jsonschema.exceptions.best_match(_validators[kind].iter_errors(msg))
     if err is not None:
         where = ".".join(str(p) for p in err.absolute_path) or "message"
-        raise ProtocolError(f"invalid {kind} message: {where}: {err.message}")
+        raise ProtocolError(f"invalid {kind} message: {where}: {_describe(err)}")
+    for key, value in msg.items():
+        if isinstance(value, str) and not _clean(value):
+            raise ProtocolError(f"invalid {kind} message: {key}: contains NUL or a lone surrogate")
     return msg
+
+
+def _short_name(name: Any) -> bool:
+    """A name short and plain enough to quote back in an error."""
+    return isinstance(name, str) and len(name) <= 24 and name.isascii() and name.isprintable()
+
+
+def _clean(text: str) -> bool:
+    """No NUL, no lone surrogate: text every store and encoder takes."""
+    return "\x00" not in text and not any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+def _describe(err: Any) -> str:
+    """What is wrong, in words of the schema — never a copy of what the client sent."""
+    rule, value = err.validator, err.validator_value
+    if rule == "type":
+        kinds = [value] if isinstance(value, str) else list(value)
+        return "must be " + " or ".join("a whole number" if k == "integer" else k for k in kinds)
+    if rule in ("minimum", "maximum"):
+        return f"must be {'at least' if rule == 'minimum' else 'at most'} {value}"
+    if rule in ("minLength", "maxLength"):
+        return f"must be {'at least' if rule == 'minLength' else 'at most'} {value} characters"
+    if rule == "enum":
+        return "must be one of " + ", ".join(json.dumps(v) for v in value)
+    if rule == "const":
+        return f"must be {json.dumps(value)}"
+    if rule == "required":
+        return err.message  # names a property of the schema
+    if rule == "additionalProperties":
+        allowed = err.schema.get("properties", {})
+        extra = [k for k in err.instance if k not in allowed]
+        named = ", ".join(repr(k) for k in extra[:3] if _short_name(k))
+        return f"has fields it does not take ({named or 'unnamed'}); its fields are {', '.join(allowed)}"
+    return f"does not satisfy {rule}"
 
 
 def schemas_markdown() -> str:

@@ -54,40 +54,41 @@ def encode(msg: dict[str, Any]) -> str:
     return orjson.dumps(msg).decode()
 
 
-class TokenBucket:
-    """Throttle for one connection: ``rate`` messages per second, bursts of ``burst``."""
-
-    def __init__(self, rate: float = 20.0, burst: float = 40.0) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 @dataclass(eq=False)
 class Conn:
-    """One WebSocket connection of a player to a table."""
+    """One WebSocket connection of a player to a table.
+
+    What the hall sends waits in ``outbox`` until the connection's writer task gets it
+    out; a client that stops reading would let it grow without end, so past ``budget``
+    bytes unread the connection is closed instead (``kicked``)."""
 
     ws: Any
     player: dict[str, Any]
+    address: str = ""
+    budget: int = 1 << 20
     outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
-    bucket: TokenBucket = field(default_factory=TokenBucket)
+    unsent: int = 0  # bytes waiting in the outbox
     closed: bool = False
+    close_reason: tuple[int, str] | None = None  # why the hall closes it
+    kicked: asyncio.Event = field(default_factory=asyncio.Event)
     hand_id: int | None = None  # the hand whose events this connection has
     events_sent: int = 0  # how many of that hand's public events it has
 
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
             return
-        self.outbox.put_nowait(msg if isinstance(msg, str) else encode(msg))
+        text = msg if isinstance(msg, str) else encode(msg)
+        if self.unsent + len(text) > self.budget:
+            self.kick(1008, f"too slow: more than {self.budget // 1024} KiB of messages unread")
+            return
+        self.unsent += len(text)
+        self.outbox.put_nowait(text)
+
+    def kick(self, code: int, reason: str) -> None:
+        """Close this connection for ``reason`` (its handler closes the socket)."""
+        if not self.closed:
+            self.closed, self.close_reason = True, (code, reason)
+            self.kicked.set()
 
     def error(self, text: str, reply_to: str | None = None, ref: Any = None) -> None:
         msg: dict[str, Any] = {"type": "error", "error": text, "reply_to": reply_to}
@@ -99,9 +100,33 @@ class Conn:
         try:
             while True:
                 text = await self.outbox.get()
+                self.unsent -= len(text)
                 await self.ws.send_text(text)
         except Exception:  # connection gone: the reader notices and unregisters
             self.closed = True
+
+
+class RateLimitedLog:
+    """Log unexpected failures at most once per ``every`` seconds (with how many were not)."""
+
+    def __init__(self, logger: logging.Logger, every: float = 10.0) -> None:
+        self.logger, self.every = logger, every
+        self.last = -every
+        self.skipped = 0
+
+    def exception(self, text: str, *args: Any) -> None:
+        now = time.monotonic()
+        if now - self.last < self.every:
+            self.skipped += 1
+            return
+        if self.skipped:
+            text += f" (and {self.skipped} more since the last such line)"
+        self.last, self.skipped = now, 0
+        self.logger.exception(text, *args)
+
+
+unexpected = RateLimitedLog(log)
+UNEXPECTED = "the hall could not handle this message; nothing was changed"
 
 
 class Table:
@@ -118,6 +143,9 @@ class Table:
         self.seats: list[dict[str, Any]] = [dict(s) for s in row["seats"]]
         self.status: str = row["status"]
         self.damaged: str | None = row.get("damaged")  # why the room is set aside
+        self.created_by: int | None = row.get("created_by")
+        self.last_active = time.monotonic()  # the last connection or message (idle rooms close)
+        self._absent: dict[int, asyncio.TimerHandle] = {}  # players away from a started hand
         self.conns: set[Conn] = set()
         self.queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self.game: Game | None = None
@@ -207,13 +235,19 @@ class Table:
             try:
                 await self._handle(item)
             except Exception:  # one bad message must not stop the table
-                log.exception("table %s failed on %r", self.id, item[0])
+                unexpected.exception("table %s could not handle %r", self.id, item[0])
+                if item[0] == "msg":
+                    item[1].error(UNEXPECTED, item[2].get("type"), item[2].get("id"))
 
     async def _handle(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
+        self.last_active = time.monotonic()
         if kind == "connect":
             conn: Conn = item[1]
             self.conns.add(conn)
+            away = self._absent.pop(conn.player["id"], None)
+            if away is not None:  # back in time: no penalty
+                away.cancel()
             conn.send(
                 {
                     "type": "hello",
@@ -226,7 +260,10 @@ class Table:
         elif kind == "disconnect":
             self.conns.discard(item[1])
             item[1].closed = True
+            self._watch_absence(item[1].player["id"])
             self._broadcast()
+        elif kind == "absent":
+            await self._absent_too_long(item[1], item[2])
         elif kind == "msg":
             await self._message(item[1], item[2])
         elif kind in ("auto", "timeout"):
@@ -240,6 +277,12 @@ class Table:
             self.changed()
 
     # ------------------------------------------------------------------ helpers
+    def idle_since(self, now: float) -> float:
+        """Seconds this room has been unused (0 while anybody is connected, seated or playing)."""
+        if self.conns or self.damaged or self.status == "playing" or any(s["player"] is not None for s in self.seats):
+            return 0.0
+        return now - self.last_active
+
     def seat_of(self, player_id: int) -> int | None:
         for i, s in enumerate(self.seats):
             if s["player"] == player_id:
@@ -399,23 +442,56 @@ class Table:
     async def _on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
         s = self.seats[seat]
-        if self.status == "playing" and self.game is not None and not self.game.is_over:
+        if self._hand_going_on():
             if s["left"]:
                 raise IllegalAction("you have already left this hand")
-            points = int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
-            seats = self._hosted(seat)
-            seats[seat]["left"] = True
-            number, pid, status = len(self.hands) + 1, conn.player["id"], self.status
-
-            def run(c: Any) -> dict[str, Any]:
-                db.save_room_tx(c, self.id, seats=seats, status=status)
-                return db.add_penalty_tx(c, self.id, number, seat, pid, points, "leave")
-
-            penalty = await self._save(Write(run=run))
-            self.penalties = [*self.penalties, penalty]
-            self.seats = seats
+            await self._leave_hand(seat, conn.player["id"], "leave")
         else:
             await self._save_seats(self._seats_with(seat, player=None, hosted=False, hosted_times=0, left=False))
+        self.changed()
+
+    def _hand_going_on(self) -> bool:
+        return self.status == "playing" and self.game is not None and not self.game.is_over
+
+    async def _leave_hand(self, seat: int, pid: int, reason: str) -> None:
+        """``seat`` leaves the hand being played: the leave penalty (once), then 托管 to the end."""
+        points = int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
+        seats = self._hosted(seat)
+        seats[seat]["left"] = True
+        number, status = len(self.hands) + 1, self.status
+
+        def run(c: Any) -> dict[str, Any]:
+            db.save_room_tx(c, self.id, seats=seats, status=status)
+            return db.add_penalty_tx(c, self.id, number, seat, pid, points, reason)
+
+        penalty = await self._save(Write(run=run))
+        self.penalties = [*self.penalties, penalty]
+        self.seats = seats
+
+    # ------------------------------------------------------------------ away from the table
+    def _watch_absence(self, pid: int) -> None:
+        """A seated player's last connection closed during a hand: if they are not back
+        within the grace period they have left it (spec §5: closing the tab is leaving)."""
+        seat = self.seat_of(pid)
+        if seat is None or not self._hand_going_on() or self.seats[seat]["left"] or pid in self._absent:
+            return
+        if any(c.player["id"] == pid for c in self.conns):
+            return
+        key = (pid, len(self.hands))
+        self._absent[pid] = asyncio.get_running_loop().call_later(self.hall.leave_grace, self.post, ("absent", *key))
+
+    async def _absent_too_long(self, pid: int, hands_done: int) -> None:
+        self._absent.pop(pid, None)
+        seat = self.seat_of(pid)
+        if seat is None or hands_done != len(self.hands) or not self._hand_going_on() or self.seats[seat]["left"]:
+            return
+        if any(c.player["id"] == pid for c in self.conns):
+            return
+        try:
+            await self._leave_hand(seat, pid, "away")
+        except IllegalAction:  # not saved: try again after another grace period
+            self._watch_absence(pid)
+            return
         self.changed()
 
     # ------------------------------------------------------------------ the hand
@@ -424,7 +500,9 @@ class Table:
         options = dict(self.options)
         if prev is not None and prev.is_over and hasattr(prev, "next_hand_options"):
             if not getattr(prev, "match_over", False):  # a won match (Shengji) starts a new one
-                left = any(p["hand_number"] == len(self.hands) and p["reason"] == "leave" for p in self.penalties)
+                left = any(
+                    p["hand_number"] == len(self.hands) and p["reason"] in ("leave", "away") for p in self.penalties
+                )
                 if left and "abnormal" in inspect.signature(prev.next_hand_options).parameters:
                     options = prev.next_hand_options(abnormal=True)  # Shuangkou: a random first lead
                 else:

@@ -183,7 +183,7 @@ export function mountLobby(root, ctx) {
       join.addEventListener("click", () => ctx.openRoom(r.id, true));
       const watch = h("button", { "data-testid": `watch-${r.id}` }, t("watch"));
       watch.addEventListener("click", () => ctx.openRoom(r.id, false));
-      if (taken >= total) join.disabled = !seats.some((s) => s.you || (s.player && s.player === ctx.player.name));
+      if (taken >= total) join.disabled = r.your_seat === null || r.your_seat === undefined; // "you" by player id, never by name
       if (r.status === "damaged") {
         // set aside by the hall: its current hand does not replay; nobody can sit or watch
         join.disabled = true;
