@@ -116,12 +116,7 @@ class Writer:
         self._released.set()
         self._queue.put(None)
         self._thread.join(timeout=10)
-        if self._conn is not None:
-            try:
-                self._conn.close()
-            except Exception:
-                log.debug("closing the write connection failed", exc_info=True)
-            self._conn = None
+        self._drop()
 
     def hold_commits(self) -> None:
         """Tests: the writer takes writes but commits none until :meth:`release_commits`
