@@ -389,7 +389,7 @@ def serve(
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
 
-    from paiju.server.slow_clients import HeaderTimeoutProtocol
+    from paiju.server.slow_clients import HeaderTimeoutProtocol, QuickCloseWebSocketProtocol
 
     HeaderTimeoutProtocol.header_timeout = header_timeout
 
@@ -401,6 +401,7 @@ def serve(
         port=port,
         log_level="warning",
         http=HeaderTimeoutProtocol,
+        ws=QuickCloseWebSocketProtocol,
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,  # costs more CPU than it saves on the small, frequent updates
         limit_concurrency=max_connections,

@@ -1,10 +1,16 @@
-"""Slow clients: a request's headers must arrive within HEADER_TIMEOUT seconds.
+"""Slow clients: a request's headers must arrive within HEADER_TIMEOUT seconds, and a
+WebSocket the hall closes is gone within CLOSE_TIMEOUT seconds.
 
 uvicorn closes idle keep-alive connections, but it waits for ever on a client that sends
 a request's headers one byte at a time; a thousand such clients hold a thousand
-connections (a "slowloris"). This protocol gives every request's headers a deadline
-(from the connection, or from the request's first byte) and closes the connection when
-it passes. Bodies have a deadline of their own (``paiju.server.app``).
+connections (a "slowloris"). :class:`HeaderTimeoutProtocol` gives every request's headers
+a deadline (from the connection, or from the request's first byte) and closes the
+connection when it passes. Bodies have a deadline of their own (``paiju.server.app``).
+
+After the hall closes a WebSocket (a flooder, a client that does not read) uvicorn keeps
+reading — and discarding — what the client sends until it answers the close, for up to
+ten seconds: a flooder that never answers costs the hall ten more seconds of flood.
+:class:`QuickCloseWebSocketProtocol` waits one second.
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ import asyncio
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 HEADER_TIMEOUT = 10.0
+CLOSE_TIMEOUT = 1.0
 
 
 class HeaderTimeoutProtocol(HttpToolsProtocol):
@@ -52,3 +60,11 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._header_timer = None
         if not self.transport.is_closing():
             self.transport.close()
+
+
+class QuickCloseWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, waiting CLOSE_TIMEOUT for a client to answer a close."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.close_timeout = CLOSE_TIMEOUT
