@@ -157,3 +157,23 @@ def test_a_locked_database_fails_writes_fast_until_a_probe_finds_it_writable(tmp
     finally:
         writer.close()
         store.close()
+
+
+def test_the_hall_waits_for_its_database_at_start_up(tmp_path: Path) -> None:
+    """A database that cannot be opened yet (here: its folder appears 0.5 s later) is
+    retried with backoff; one that never comes fails after the wait, with the error."""
+    import threading
+
+    from sqlalchemy.exc import OperationalError
+
+    from paiju.server.app import open_store
+
+    later = tmp_path / "not-yet"
+    threading.Timer(0.5, later.mkdir).start()
+    store = _run(open_store(f"sqlite:///{later / 'hall.db'}", wait=20))
+    assert store.all_rooms() == []
+    store.close()
+    t = time.monotonic()
+    with pytest.raises(OperationalError):
+        _run(open_store(f"sqlite:///{tmp_path / 'never' / 'hall.db'}", wait=1))
+    assert time.monotonic() - t < 10
