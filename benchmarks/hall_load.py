@@ -647,7 +647,8 @@ class Watch:
         if self.py_spy:
             exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
             fmt = "flamegraph" if self.py_spy.endswith(".svg") else "raw"
-            cmd = [exe, "record", "--gil", "-o", self.py_spy, "-f", fmt, "-d", str(int(end - start)), "--pid", str(self.pid)]
+            seconds = str(int(end - start))
+            cmd = [exe, "record", "--gil", "-o", self.py_spy, "-f", fmt, "-d", seconds, "--pid", str(self.pid)]
             spy = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         c0, m0, t0 = cpu_seconds(self.pid), machine_busy_seconds(), time.time()
         await asyncio.sleep(max(0.0, end - time.time()))
