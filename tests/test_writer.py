@@ -6,6 +6,7 @@ fails writes fast until a probe finds it writable again."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import subprocess
 import sys
 import time
@@ -38,7 +39,10 @@ def _act(hid: int, seq: int, text_: str = "accept") -> Write:
 
 
 def _run(coro: Any) -> Any:
-    return asyncio.run(coro)
+    """Run ``coro`` on a new event loop in a thread of its own: the main thread may already
+    have a loop marked as running (Playwright's sync API keeps one during the browser tests)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def _stored(store: Store, hid: int) -> list[int]:

@@ -140,7 +140,7 @@ def private_server(tmp_path: Path) -> Iterator[HallServer]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # Playwright (and its event loop) stops after the browser tests
 def browser() -> Iterator[Browser]:
     from playwright.sync_api import expect, sync_playwright
 
