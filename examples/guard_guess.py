@@ -3,7 +3,8 @@
 Plays all-heuristic hands and, at every play decision of the emperor or a rebel while the
 guard is still hidden (not a solo), asks :meth:`HeuristicBot.guard_guess` of that seat's
 view and compares the guess with the real guard (read from the game, never given to the
-bot).
+bot). It also counts how the hands ended: the emperor's side ahead, the rebels ahead, or
+drawn (every score 0).
 
     python examples/guard_guess.py --deals 500 --variant standard
 """
@@ -11,15 +12,18 @@ bot).
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 
 import paiju
 from paiju.bots import make_bot
 from paiju.bots.heuristic_baohuang import HeuristicBot
 
 
-def measure(deals: int, variant: str, seed: int) -> tuple[int, int, int]:
-    """(decisions with a hidden guard, decisions with a guess, right guesses)."""
+def measure(deals: int, variant: str, seed: int) -> tuple[int, int, int, Counter[str]]:
+    """(decisions with a hidden guard, decisions with a guess, right guesses, how the hands
+    ended: "emperor" — the emperor's side ahead, "rebels" ahead, or "drawn")."""
     asked = guessed = right = 0
+    ends: Counter[str] = Counter()
     judge = HeuristicBot()
     for d in range(deals):
         g = paiju.new_game("baohuang", seed=seed + d, variant=variant)
@@ -35,7 +39,9 @@ def measure(deals: int, variant: str, seed: int) -> tuple[int, int, int]:
                     guessed += 1
                     right += guess == g.guard
             g.apply(bots[seat].act(view, g.legal_actions()))
-    return asked, guessed, right
+        emperor = g.scores[g.emperor]
+        ends["drawn" if not any(g.scores) else "emperor" if emperor > 0 else "rebels"] += 1
+    return asked, guessed, right, ends
 
 
 def main() -> None:
@@ -44,10 +50,14 @@ def main() -> None:
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
-    asked, guessed, right = measure(a.deals, a.variant, a.seed)
+    asked, guessed, right, ends = measure(a.deals, a.variant, a.seed)
     print(
         f"{a.variant}: {a.deals} hands, {asked} decisions with a hidden guard; "
         f"a guess in {guessed / asked:.0%} of them, right in {right / max(1, guessed):.1%} of the guesses"
+    )
+    print(
+        f"hands: the emperor's side ahead {ends['emperor'] / a.deals:.1%}, the rebels ahead "
+        f"{ends['rebels'] / a.deals:.1%}, drawn (every score 0) {ends['drawn'] / a.deals:.1%}"
     )
 
 

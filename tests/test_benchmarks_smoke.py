@@ -109,3 +109,24 @@ def test_games_default_and_errors(bench: ModuleType, capsys: pytest.CaptureFixtu
         bench.run(["--smoke", "--games", "chess"])
     with pytest.raises(SystemExit):
         bench.run(["--smoke", "--games", "shengji", "--decks", "4"])
+
+
+def test_stats_profile_and_encode(bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "extras.json"
+    args = ["--smoke", "--no-pin", "--stats", "--profile", "5", "--encode", "--json", str(out)]
+    report = bench.run([*args, "--configs", "standard", "--games", "baohuang,shengji,shuangkou", "--decks", "2"])
+    assert report.baohuang == [] and report.shengji == [] and report.shuangkou is None  # no timings
+    printed = capsys.readouterr().out
+    assert "one legal action" in printed and "cProfile" in printed and "json/orjson" in printed
+    stats = {r["game"]: r for r in report.extras["stats"]}
+    assert set(stats) == {"baohuang", "shengji", "shuangkou"}
+    for r in stats.values():
+        assert 0 <= r["forced_share"] <= 1 and 0 <= r["pass_share"] <= 1 and r["decisions_per_hand"] > 0
+        assert abs(sum(r["phase_shares"].values()) - 1) < 1e-9
+    assert stats["shengji"]["pass_share"] == 0 and stats["shuangkou"]["passes_per_hand"] > 0
+    for r in report.extras["profile"]:
+        assert len(r["rows"]) == 5 and all(0 <= row["cumulative"] <= 1 for row in r["rows"])
+    for r in report.extras["encode"]:
+        assert r["positions"] > 0 and r["full"]["json_us"] > 0 and r["update"]["orjson_us"] > 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["game"] for r in data["stats"]] == ["baohuang", "shengji", "shuangkou"]
