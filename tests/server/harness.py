@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,7 @@ class ServerProcess:
         bot_delay: float = 0.0,
         db_url: str | None = None,
         limits: dict[str, Any] | None = None,
+        args: Sequence[str] = (),
     ) -> None:
         self.db = db
         self.log = log
@@ -67,6 +68,7 @@ class ServerProcess:
         # the whole suite comes from one address and makes many rooms: per-address and
         # per-player room limits are raised unless a test sets them
         self.limits = {**SUITE_LIMITS, **(limits or {})}
+        self.args = list(args)  # more options of paiju.server.app, e.g. ["--header-timeout", "1"]
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self._log_file: Any = None
@@ -102,6 +104,7 @@ class ServerProcess:
             "--bot-delay",
             str(self.bot_delay),
             *[arg for name, value in self.limits.items() for arg in ("--" + name.replace("_", "-"), str(value))],
+            *self.args,
         ]
         self.proc = subprocess.Popen(cmd, stdout=self._log_file, stderr=subprocess.STDOUT, cwd=self.db.parent, env=env)
         deadline = time.monotonic() + START_TIMEOUT
@@ -147,6 +150,14 @@ class ServerProcess:
             return self.log.read_text(errors="replace")
         except FileNotFoundError:
             return ""
+
+    def rss_mb(self) -> float:
+        """The server process's resident memory (VmRSS of /proc/PID/status), in MB."""
+        with open(f"/proc/{self.pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        raise AssertionError(f"no VmRSS for process {self.pid}")
 
 
 @dataclass

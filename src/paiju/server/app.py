@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -40,6 +41,7 @@ log = logging.getLogger("paiju.app")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 COOKIE = "paiju_token"
+TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a login token can be (the store makes hex)
 UNAVAILABLE = "the hall cannot reach its database right now; nothing was changed — try again in a moment"
 START_WAIT = 60.0  # seconds the hall waits for its database at start-up
 BODY_TIMEOUT = 10.0  # seconds to send a request body
@@ -123,7 +125,7 @@ def create_app(
 
     async def me(req: Request | WebSocket) -> dict[str, Any] | None:
         token = _token(req)
-        if not token or len(token) > 64:
+        if not token or not TOKEN_TEXT.fullmatch(token):  # no NUL or odd text reaches the database
             return None
         return await asyncio.to_thread(hall().store.player_by_token, token)
 

@@ -193,7 +193,9 @@ def _plain_id(ref: Any) -> bool:
         return False
     if isinstance(ref, int):
         return -MAX_INT <= ref <= MAX_INT
-    return isinstance(ref, str) and len(ref) <= 64
+    # the id is echoed in the answer: a NUL or lone surrogate in it is refused here as in the
+    # schema path (orjson cannot encode a lone surrogate: the answer would fail in the table)
+    return isinstance(ref, str) and len(ref) <= 64 and _clean(ref)
 
 
 def parse_client_message(raw: str | bytes) -> dict[str, Any]:

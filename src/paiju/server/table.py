@@ -237,7 +237,10 @@ class Table:
             except Exception:  # one bad message must not stop the table
                 unexpected.exception("table %s could not handle %r", self.id, item[0])
                 if item[0] == "msg":
-                    item[1].error(UNEXPECTED, item[2].get("type"), item[2].get("id"))
+                    # nor its answer: when what failed was sending to this connection, the answer
+                    # fails as well, and it must not end the table's actor (every seat would hang)
+                    with contextlib.suppress(Exception):
+                        item[1].error(UNEXPECTED, item[2].get("type"), item[2].get("id"))
 
     async def _handle(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
