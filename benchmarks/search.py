@@ -5,7 +5,9 @@ searched decision, per game.
   at play decisions of heuristic self-play (median over the positions, milliseconds);
 * *decision*: the wall time of ``bot.act`` of the default ``search`` bot (1 s budget, the
   end of a hand) at the decisions it searches, with the worlds it managed in that time
-  (median and maximum).
+  (median and maximum);
+* *heuristic*: the wall time of ``bot.act`` of the ``heuristic`` bots at every other
+  decision of those hands (mean, milliseconds) — the figure the bot tests once bounded.
 
 Run ``.venv/bin/python benchmarks/search.py`` (``--hands N`` per game, default 4;
 ``--json FILE`` to keep the numbers). A measurement script: it asserts nothing. Times are
@@ -38,6 +40,7 @@ def bench_game(game: str, hands: int, bot: str = "search") -> dict[str, Any]:
     more: list[float] = []
     decisions: list[float] = []
     per_decision: list[int] = []
+    heuristic: list[float] = []
     for h in range(hands):
         g = paiju.new_game(game, seed=100 + h)
         players = [make_bot("heuristic", game=game, seed=s) for s in range(g.num_players)]
@@ -63,7 +66,9 @@ def bench_game(game: str, hands: int, bot: str = "search") -> dict[str, Any]:
                     decisions.append(spent)
                     per_decision.append(searcher.stats["worlds"] - before[0])
             else:
+                t0 = time.perf_counter()
                 action = players[seat].act(view, legal)
+                heuristic.append(time.perf_counter() - t0)
             g.apply(action)
     return {
         "game": game,
@@ -74,6 +79,8 @@ def bench_game(game: str, hands: int, bot: str = "search") -> dict[str, Any]:
         "decision_ms_median": statistics.median(decisions) * 1000 if decisions else None,
         "decision_ms_max": max(decisions) * 1000 if decisions else None,
         "worlds_per_decision_median": statistics.median(per_decision) if per_decision else None,
+        "heuristic_decisions": len(heuristic),
+        "heuristic_decision_ms_mean": statistics.fmean(heuristic) * 1000,
     }
 
 
@@ -91,16 +98,17 @@ def main() -> None:
     print()
     print(
         "| game | positions | first world ms | next world ms | searched decisions | decision ms (median / max) "
-        "| worlds per decision |"
+        "| worlds per decision | heuristic decision ms (mean) |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         med = r["decision_ms_median"]
         dec = f"{med:.0f} / {r['decision_ms_max']:.0f}" if med is not None else "—"
         wpd = r["worlds_per_decision_median"]
         print(
             f"| {r['game']} | {r['positions']} | {r['first_world_ms']:.2f} | {r['next_world_ms']:.2f} "
-            f"| {r['searched_decisions']} | {dec} | {wpd if wpd is not None else '—'} |"
+            f"| {r['searched_decisions']} | {dec} | {wpd if wpd is not None else '—'} "
+            f"| {r['heuristic_decision_ms_mean']:.2f} |"
         )
     if a.json:
         with open(a.json, "w") as f:

@@ -209,19 +209,15 @@ def test_guard_guess_from_the_event_log() -> None:
     assert bot.guard_guess(_view(4, e[:3])) is None
 
 
-def test_decisions_are_fast() -> None:
-    import time
-
+def test_a_classic_hand_plays_out() -> None:
+    """Five heuristic bots play a classic hand to its end with legal actions. (The cost of a
+    decision is a benchmark figure: ``benchmarks/search.py`` prints it.)"""
     g = paiju.new_game("baohuang", seed=11, variant="classic")
     bots = _bots()
-    spent = 0.0
-    n = 0
     while not g.is_over:
         seat = g.to_act
         view, legal = g.view(seat), g.legal_actions()
-        t = time.perf_counter()
         action = bots[seat].act(view, legal)
-        spent += time.perf_counter() - t
-        n += 1
+        assert action in legal
         g.apply(action)
-    assert spent / n < 0.002
+    assert sum(g.scores) == 0 and g.finished

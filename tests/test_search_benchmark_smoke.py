@@ -25,3 +25,4 @@ def test_search_benchmark_reports(game: str) -> None:
     assert row["game"] == game and row["positions"] > 0
     assert row["first_world_ms"] > 0 and row["next_world_ms"] > 0
     assert row["searched_decisions"] > 0 and row["worlds_per_decision_median"] == 2
+    assert row["heuristic_decisions"] > 0 and row["heuristic_decision_ms_mean"] > 0

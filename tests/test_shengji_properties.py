@@ -29,6 +29,7 @@ from paiju.cards import packs
 from paiju.shengji import hint, hosted_action
 from paiju.shengji.scoring import level_change
 from paiju.shengji.trump import COLOUR_ID, NUM_IDS, POINTS, card_id, ids_of
+from paiju.shengji.units import counts_of, decompose
 
 DECKS = st.sampled_from([1, 2, 3])
 SEEDS = st.integers(0, 2**32)
@@ -204,22 +205,29 @@ def test_no_leak_of_hidden_cards(decks: int, seed: int, seat: int, pick: int, op
     deal2[a], deal2[b] = " ".join(ha), " ".join(hb)
     g1 = paiju.new_game("shengji", seed=seed, decks=decks, deal=deal, **opts)
     g2 = paiju.new_game("shengji", seed=seed, decks=decks, deal=deal2, **opts)
-    steps = 0
+    stop = None
     while not g1.is_over:
         assert g1.to_act == g2.to_act
         assert g1.view(seat) == g2.view(seat)
         act = random_action(g1, rng)
-        if g1.phase == "play" and not g1.view(None)["trick"] and len(act.cards) > 1:
-            break  # a throw: checked against the hidden hands, it may show them
+        if g1.phase == "play" and not g1.view(None)["trick"] and len(decompose(counts_of(act.cards), g1.order)) > 1:
+            if rng.random() < 0.1:
+                stop = "throw"  # checked against the hidden hands, it may show them
+                break
+            act = g1.parse_action(str(rng.choice(g1.hand(g1.to_act))))  # lead a single and play on
         if any(x in str(act).split() for x in swapped):
+            stop = "swapped card"
             break
         try:
             g2.apply(str(act))
         except paiju.IllegalAction:
-            break  # the swap changed what that seat may do (its own cards)
+            # the swap may change what a holder of the swapped cards may do, nobody else
+            assert g1.to_act in (a, b), f"seat {g1.to_act} may {act} only with the cards of {a} and {b} as dealt"
+            stop = "own cards"
+            break
         g1.apply(act)
-        steps += 1
-    assert steps >= 0
+    # every card in a hand is played (or buried) before the hand ends: the loop cannot run out
+    assert stop is not None, f"the hand ended with {swapped} never played"
 
 
 def _dealt_hand(g: Any, seat: int) -> list[Any]:

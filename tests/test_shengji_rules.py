@@ -3,16 +3,19 @@ obligations, throws, scoring tables — through the pure helpers and through the
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import paiju
 from paiju import IllegalAction
 from paiju.cards import packs
 from paiju.shengji import is_legal_follow, kitty_multiplier, level_change, resolve_throw, trick_winner
+from paiju.shengji.follow import follow_problem, legal_follows
 from paiju.shengji.options import PACK_SIZES
 from paiju.shengji.scoring import climb
-from paiju.shengji.trump import ID_TEXT, card_id, ids_of, trump_order
-from paiju.shengji.units import counts_of, decompose, is_tractor
+from paiju.shengji.trump import ID_TEXT, NUM_IDS, card_id, ids_of, trump_order
+from paiju.shengji.units import counts_of, decompose, is_tractor, shape_of
 
 H10 = dict(trump_suit="h", level="T")  # the spec's examples: playing 10, hearts trump
 S10 = dict(trump_suit="s", level="T")
@@ -116,11 +119,35 @@ def test_trick_winner_ties_and_discards() -> None:
         trick_winner(["Kh 3s", "Ah Ah"], **S10)
 
 
+def test_a_mixed_discard_never_wins() -> None:
+    """§6: a trump play wins only when *all* its cards are trumps (or, on a trump lead, all
+    trumps); a void player's trump plus side card, or a short player's last card of the led
+    suit plus a trump, is a discard 垫牌 however high its first card."""
+    assert trick_winner(["Ah Kh", "3s 4c", "2h 3h"], **S10) == 0  # trump + club to a hearts throw
+    assert trick_winner(["Ah Kh", "3s 4c"], **S10) == 0
+    assert trick_winner(["6h 5h", "9s 4c", "3s 2s"], **S10) == 2  # the real ruff wins, not the mixed one
+    assert trick_winner(["Ah Kh", "3s 4c", "9s 8s"], **S10) == 2
+    assert trick_winner(["5h 4h", "Qh 3s"], **S10) == 0  # last heart + a trump: no structure of hearts
+    assert trick_winner(["As Ks", "Ts 4c"], **S10) == 0  # trump lead: a level card + a club discards
+    assert trick_winner(["5s 4s", "BJ 4c"], **S10) == 0  # nor does a joker + a club
+    assert trick_winner(["Ah Kh", "3s 4c", "2h 3h"], **S10, throw_evaluation="highest") == 0
+    assert trick_winner(["Ah Kh", "3s 4c", "2h 3h"], **S10, throw_evaluation="all") == 0
+
+
 def test_trick_winner_throw_evaluation_options() -> None:
     plays = ["Ah Kh Kh", "3s 4s 4s", "As 2s 2s"]
     assert trick_winner(plays, **S10) == 1  # largest unit: 44 > 22
     assert trick_winner(plays, **S10, throw_evaluation="highest") == 2  # A is the highest card
     assert trick_winner(plays, **S10, throw_evaluation="all") == 1
+
+
+@pytest.mark.parametrize("how", ["largest_unit", "highest", "all"])
+def test_an_equal_ruff_of_a_throw_does_not_overtrump(how: str) -> None:
+    """Equal cards: the one played first wins — under every ``throw_evaluation`` a second
+    trump play whose units only equal the first's (off-suit level pairs are equal) loses."""
+    assert trick_winner(["Ah Kh Kh", "3s Tc Tc", "3s Td Td"], **S10, throw_evaluation=how) == 1
+    assert trick_winner(["Ah Kh Kh", "3s Tc Tc", "4s Td Td"], **S10, throw_evaluation=how) == 1  # the pair decides
+    assert trick_winner(["Ah Kh Kh", "3s Tc Tc", "4s Ts Ts"], **S10, throw_evaluation=how) == 2  # a higher pair wins
 
 
 # ---------------------------------------------------------------------------- throws (seed 003)
@@ -163,6 +190,69 @@ def test_follow_suit_then_pairs() -> None:
     assert is_legal_follow("8h 8h", "Ah 3c 3c", "Ah 3c", **S10)  # short: all hearts plus any
     assert not is_legal_follow("8h 8h", "Ah 3c 3c", "3c 3c", **S10)
     assert is_legal_follow("8h 8h", "3c 3s", "3c 3s", **S10)  # void: anything
+
+
+FOLLOW_CASES = [
+    ("Ah Kh Kh", "Qh Qh 5h 4h 3c 3d"),  # a throw of a pair and a single: the pair is followed
+    ("8h 8h", "Ah 9h 9h 3c"),
+    ("8h 8h", "Ah 9h 3c 3c"),  # no pair of hearts: any two hearts
+    ("8h 8h 7h 7h", "Qh Qh Jh Jh 5h 5h 3h 3c"),  # a tractor held: the tractor
+    ("8h 8h 7h 7h", "Qh Qh 9h 9h 5h 3c"),  # two pairs, no tractor (T is the level): both pairs
+    ("8h 8h 7h 7h", "Qh Qh 5h 4h 3c"),  # one pair: it and two more hearts
+    ("Ah 8h 8h 7h 7h", "Jh Jh 9h 9h 8h 5h 3c"),  # a tractor and a single thrown; JJ99 is a tractor
+    ("Ah Kh", "Qh 3c 3c 4d"),  # short of hearts: the heart and any other card
+    ("Ah", "Kh 3c"),
+    ("Ts Ts", "BJ SJ Tc Tc 4s 5h"),  # a trump pair led: the level pair is a trump pair
+    ("4s 4s 3s 3s", "BJ BJ SJ 5s 5s Ah"),  # a trump tractor led: pairs of trumps
+]
+
+
+@pytest.mark.parametrize("lead,hand", FOLLOW_CASES)
+def test_legal_follows_are_exactly_the_plays_the_rule_allows(lead: str, hand: str) -> None:
+    """The engine's list of follows (lazy or listed) is every play of as many cards as the
+    lead that :func:`follow_problem` accepts, each once — nothing more, nothing less."""
+    t = trump_order("s", 10)
+    lead_ids = ids_of(lead)
+    shape = shape_of(decompose(counts_of(lead_ids), t))
+    suit, n = t.psuit[lead_ids[0]], len(lead_ids)
+    cnt = [0] * NUM_IDS
+    for c in ids_of(hand):
+        cnt[c] += 1
+    offered = [tuple(sorted(p.cards)) for p in legal_follows(suit, shape, n, cnt, t)]
+    assert len(offered) == len(set(offered))
+    every = set(itertools.combinations(sorted(ids_of(hand)), n))
+    assert set(offered) == {p for p in every if follow_problem(suit, shape, n, cnt, p, t) is None}
+    assert offered  # there is always a legal follow
+
+
+@pytest.mark.parametrize(
+    "lead,hand,play,message,triples",
+    [
+        ("8h 8h", "9h 9h 3h", "9h 3h", "you hold a pair of hearts: you must follow the pair", False),
+        ("8h 8h 7h 7h", "Qh Qh Jh Jh 5h 3c", "Qh Qh Jh 5h", "a tractor of 2 pairs of hearts: you must follow", False),
+        ("8h 8h 7h 7h", "Qh Qh 9h 9h 5h 3c", "Qh Qh 9h 5h", "you hold 2 pairs of hearts: you must play them", False),
+        # the tractor is followed, the pair is not: the message names the pair
+        ("8h 8h 7h 7h 4h 4h", "Qh Qh Jh Jh 9h 9h 5h 3h", "Qh Qh Jh Jh 5h 3h", "you must follow the pair", False),
+        ("5h 5h 5h", "Kh Kh Kh 3h 4c", "Kh Kh 3h", "you hold a triple of hearts: follow the triple", True),
+        ("5h 5h 5h 6h 6h 6h", "Kh Kh Kh Qh Qh Qh 3h", "Kh Kh Kh Qh Qh 3h", "you hold a 泰坦尼克 of hearts", True),
+    ],
+)
+def test_follow_messages_name_the_unit_not_followed(
+    lead: str, hand: str, play: str, message: str, triples: bool
+) -> None:
+    t = trump_order("s", 10, triples=triples)
+    lead_ids = ids_of(lead)
+    shape = shape_of(decompose(counts_of(lead_ids), t))
+    cnt = [0] * NUM_IDS
+    for c in ids_of(hand):
+        cnt[c] += 1
+    problem = follow_problem(t.psuit[lead_ids[0]], shape, len(lead_ids), cnt, tuple(ids_of(play)), t)
+    assert problem is not None and message in problem, problem
+
+
+def test_a_throw_with_a_pair_is_followed_with_a_pair() -> None:
+    assert not is_legal_follow("Ah Kh Kh", "Qh Qh 5h 4h", "Qh 5h 4h", **S10)
+    assert is_legal_follow("Ah Kh Kh", "Qh Qh 5h 4h", "Qh Qh 5h", **S10)
 
 
 def test_follow_tractor_then_pairs() -> None:
@@ -408,8 +498,10 @@ def test_follow_messages_name_the_rule() -> None:
         g.apply("Ah 3c")
     with pytest.raises(IllegalAction, match="lead has 2"):
         g.apply("9h")
-    with pytest.raises(IllegalAction, match="do not hold"):
+    with pytest.raises(IllegalAction, match="you do not hold 2 × Kh"):
         g.apply("Kh Kh")
+    with pytest.raises(IllegalAction, match="you do not hold Qh$"):
+        g.apply("Ah Qh")
     assert [str(a) for a in g.legal_actions()] == ["9h 9h"]
     g.apply("9h 9h")
 
@@ -476,6 +568,56 @@ def test_match_levels_declarer_and_win_at_a() -> None:
         assert g2.match_over
         with pytest.raises(IllegalAction, match="match is over"):
             g2.next_hand_options()
+
+
+def jack_hand(prefix: list[str], kitty: str, level: str, **options: object) -> paiju.Game:
+    """A one-pack hand declarer 0 plays at ``level`` (team 1+3 at 4, or at 5 under a ladder),
+    trump the suit of the first kitty card, the kitty buried back, played out 托管 to the end."""
+    deal = build_deal(prefix, kitty=kitty, decks=1)
+    other = "5" if "levels" in options else "4"
+    opts = dict(decks=1, team_levels=[level, other], declarer=0, no_bid="kitty_card:1", **options)
+    g = paiju.new_game("shengji", seed=1, deal=deal, **opts)
+    to_play(g)
+    while not g.is_over:
+        g.apply(paiju.shengji.hosted_action(g))
+    return g
+
+
+def last_trick(g: paiju.Game) -> tuple[int, str]:
+    """The winner of the hand's last trick and the cards he won it with."""
+    t = g.tricks[-1]
+    return t["winner"], next(p["cards"] for p in t["plays"] if p["seat"] == t["winner"])
+
+
+@pytest.mark.parametrize("levels", [None, "2,5,T,J,Q,K,A"])
+def test_jack_reset_sends_the_declarers_at_j_back_to_2(levels: str | None) -> None:
+    """§2 ``jack_reset``: declarers playing level J whose defenders win the last trick with a
+    J fall back to 2 (docs/decisions.md: the defenders' winning last play contains a level J)."""
+    ladder = {} if levels is None else {"levels": levels}
+    on = jack_hand(["", "Js"], "3s BJ SJ", "J", jack_reset=True, **ladder)
+    off = jack_hand(["", "Js"], "3s BJ SJ", "J", jack_reset=False, **ladder)
+    assert [t["plays"] for t in on.tricks] == [t["plays"] for t in off.tricks]  # one hand, two rooms
+    assert on.level == 11 and last_trick(on) == (3, "Jh")  # a defender takes the last trick with a J
+    assert on.result["jack_reset"] is True and off.result["jack_reset"] is False
+    assert on.result["team_levels"][0] == "2" and off.result["team_levels"][0] == "J"
+    assert on.result["team_levels"][1] == off.result["team_levels"][1]  # the defenders' climb is the same
+    assert on.next_hand_options()["team_levels"][0] == "2"  # the match carries the reset on
+
+
+@pytest.mark.parametrize(
+    "prefix,kitty,level,winner,cards,levels",
+    [
+        (["Js Jh Jd Jc"], "3s BJ SJ", "J", 3, "Ts", ["J", "5"]),  # the defenders win the last trick without a J
+        (["", "", "Js Jh Jd Jc"], "3s BJ SJ", "J", 2, "Js", ["J", "4"]),  # the declarers win it with a J
+        (["", "Js Jh"], "3d BJ SJ", "Q", 1, "Jd", ["Q", "7"]),  # a defender's J, but the declarers play Q
+    ],
+)
+def test_jack_reset_needs_level_j_and_the_defenders_last_trick_with_a_j(
+    prefix: list[str], kitty: str, level: str, winner: int, cards: str, levels: list[str]
+) -> None:
+    g = jack_hand(prefix, kitty, level, jack_reset=True)
+    assert last_trick(g) == (winner, cards)
+    assert g.result["jack_reset"] is False and g.result["team_levels"] == levels
 
 
 def test_option_validation() -> None:

@@ -29,6 +29,7 @@ from paiju.shuangkou import (
     beats,
     combination,
     deck_cards,
+    follow_plays,
     hand_result,
     hand_scores,
     hint,
@@ -39,6 +40,7 @@ from paiju.shuangkou import (
     resolve_options,
     valid_plays,
 )
+from paiju.shuangkou.combos import holds
 
 SEATS = range(4)
 RANK_TEXT = [*"3456789TJQKA", "2", "SJ", "BJ"]
@@ -495,6 +497,61 @@ def test_after_a_bomb_only_bigger_bombs() -> None:
     g = new(["7777 3", "8888 6666 44444 9", "2", "4"])
     g.apply("7777")
     assert legal(g) == ["8888", "44444", "pass"]  # 6666 is smaller; 44444 has more cards
+
+
+def test_an_equal_bomb_is_no_follow() -> None:
+    """§4: of two bombs more cards wins, equal size → the *higher* rank: the same bomb again
+    does not beat (the legal follows, the hint and the engine agree)."""
+    g = new(["6666 3", "6666 7777 55555 9", "4", "5"])
+    g.apply("6666")
+    assert legal(g) == ["7777", "55555", "pass"]
+    assert hint(g) == parse_play("7777")
+    assert_illegal(g, "6666", "does not beat the bomb 6666")
+
+
+def test_follow_plays_are_exactly_the_plays_that_beat() -> None:
+    """Every answer ``follow_plays`` offers to any play beats it, and it misses none, for a
+    hand holding every card (so no equal bomb, no equal single or run slips in)."""
+    full = [8] * 13 + [2, 2]
+    plays = list(valid_plays(3, True))
+    for old in plays:
+        offered = follow_plays(full, old, four_joker_bomb=True)
+        assert len(offered) == len(set(offered))
+        assert set(offered) == {p for p in plays if play_beats(p, old)}, str(old)
+
+
+def _random_counts(rng: random.Random) -> list[int]:
+    """A hand of two packs as counts per strength (3 … 2, SJ, BJ), gaps and bombs included."""
+    return [rng.choice([0, 0, 1, 1, 2, 3, 4, 5, 8]) for _ in range(13)] + [rng.randint(0, 2), rng.randint(0, 2)]
+
+
+def test_the_helpers_default_to_the_room_defaults() -> None:
+    o = resolve_options()
+    assert valid_plays() == valid_plays(o["min_triple_run"], o["four_joker_bomb"])
+    hand = [3, 3, 3] + [0] * 10 + [2, 2]  # 333444555 and both joker pairs
+    leads = list(LeadPlays(hand))
+    assert leads == list(LeadPlays(hand, o["min_triple_run"], o["four_joker_bomb"]))
+    assert parse_play("333444555") in leads and parse_play("333444", min_triple_run=2) not in leads
+    assert len(leads) == 15  # 5 singles, 5 pairs, 3 triples, 334455, 333444555; no four jokers
+
+
+@pytest.mark.parametrize("min_triple_run,four", [(3, False), (2, True)])
+def test_the_plays_of_a_hand_are_exactly_the_held_ones(min_triple_run: int, four: bool) -> None:
+    """For random hands: the lazy leads are every valid play the hand holds (by index and by
+    iteration, each once), and the follows of any play are the held plays that beat it."""
+    rng = random.Random(4)
+    valid = list(valid_plays(min_triple_run, four))
+    for _ in range(40):
+        c = _random_counts(rng)
+        leads = LeadPlays(c, min_triple_run, four)
+        items = list(leads)
+        assert [leads[i] for i in range(len(leads))] == items and len(set(items)) == len(items)
+        held = {p for p in valid if holds(c, p)}
+        assert set(items) == held and all(p in leads for p in held)
+        for old in rng.sample(valid, 15):
+            offered = follow_plays(c, old, four_joker_bomb=four)
+            assert len(offered) == len(set(offered))
+            assert set(offered) == {p for p in held if play_beats(p, old)}, (c, str(old))
 
 
 def test_nothing_beats_the_four_jokers_everyone_passes() -> None:
