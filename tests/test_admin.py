@@ -5,6 +5,7 @@ hands stored before it their resolved options."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import sqlite3
@@ -18,6 +19,7 @@ import paiju
 from paiju.cli import app
 from paiju.server.records import check_store, stored_record
 from paiju.server.store import Store, migrate
+from paiju.versions import upgrade_options
 from test_store import db_url  # noqa: F401 - the fixture: SQLite and PostgreSQL
 
 runner = CliRunner()
@@ -134,17 +136,23 @@ def test_migration_0002_resolves_the_options_of_hands_stored_before_it(tmp_path:
     with store.engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0001")
-    played = {}
+    path = Path(migrate.__code__.co_filename).with_name("migrations") / "versions" / "0002_resolved_options.py"
+    spec = importlib.util.spec_from_file_location("migration_0002", path)
+    assert spec is not None and spec.loader is not None
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    played, played_options = {}, {}
     with store.engine.begin() as c:
         c.execute(text("INSERT INTO players (id, token, name, created_at) VALUES (1, 't', 'ann', '2026-01-01')"))
         for i, (game, options) in enumerate(
             [("baohuang", {"variant": "qingdao"}), ("shengji", {"decks": 3}), ("shuangkou", {})]
         ):
-            g = paiju.new_game(game, seed=i + 1, **options)
+            # a hand as an engine of record version 1 played it: version 1's defaults, meant as then
+            g = paiju.new_game(game, seed=i + 1, **upgrade_options(game, migration.resolved_v1(game, options), 1))
             rng = random.Random(i)
             for _ in range(30):
                 g.apply(rng.choice(list(g.legal_actions())))
-            played[game] = g
+            played[game], played_options[game] = g, options
             c.execute(
                 text(
                     "INSERT INTO rooms (id, name, game, options, turn_timeout, seats, status, created_at) "
@@ -172,6 +180,7 @@ def test_migration_0002_resolves_the_options_of_hands_stored_before_it(tmp_path:
     for i, game in enumerate(("baohuang", "shengji", "shuangkou")):
         (h,) = store.room_hands(f"room{i}")
         assert h["record_version"] == 1
-        assert h["options"] == played[game].record()["options"]  # every option value, as played
+        assert h["options"] == migration.resolved_v1(game, played_options[game])  # every option value, as played
+        assert upgrade_options(game, h["options"], 1) == played[game].record()["options"]
         assert stored_record(store, game, h) == played[game].record()
     store.close()

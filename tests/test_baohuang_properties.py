@@ -562,7 +562,12 @@ def check_scores(g: Any) -> None:
     assert pub["scores"] == list(scores)
     finished = [e["seat"] for e in pub["events"] if e.get("event") == "finished"]
     assert finished == pub["finished"]
-    places = finished + [s for s in SEATS if s not in finished]
+    # players left holding cards: fewer cards place better; equal counts, the one who
+    # would play sooner after the last finisher (§4, revised)
+    left = [s for s in SEATS if s not in finished]
+    if g.options["unfinished_places"] == "cards":
+        left.sort(key=lambda s: (pub["hand_counts"][s], (s - finished[-1]) % 5))
+    places = finished + left
     assert pub["places"] == places
     place = {s: i + 1 for i, s in enumerate(places)}
     last_deal = max(i for i, e in enumerate(pub["events"]) if e.get("event") == "deal")

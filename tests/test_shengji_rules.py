@@ -327,6 +327,8 @@ def test_competition_level_table(points: int, expected: tuple[int, int]) -> None
 
 def test_kitty_multipliers() -> None:
     assert [kitty_multiplier(k) for k in range(4)] == [2, 4, 8, 16]
+    assert [kitty_multiplier(k, trump=False) for k in range(4)] == [1, 1, 1, 1]  # 副牌胜出…乘以一
+    assert [kitty_multiplier(k, "pairs_power_lead", trump=False) for k in range(4)] == [2, 4, 8, 16]
     assert [kitty_multiplier(k, "unit_size") for k in range(4)] == [2, 4, 8, 12]
     assert [kitty_multiplier(k, "competition") for k in range(4)] == [2, 4, 8, 8]
     assert kitty_multiplier(1, "competition", throw=True) == 2
@@ -413,24 +415,32 @@ def test_declaration_strength_order_and_overturn() -> None:
     assert [d["seat"] for d in g.view(0)["declarations"]] == [0, 1, 2, 3]
 
 
-def test_no_self_overturn_but_reinforce() -> None:
+def test_self_overturn_by_default_and_not_in_competition_play() -> None:
+    """自反 on by default (revised, seeds 000 and 003: 反无主 / 自保 / 反主 / 自反 …
+    以上后三条以先出现者为准); ``self_overturn=False`` is the competition rulebook's
+    自已叫主后本人不能再翻主. Reinforcing 自保 is allowed either way."""
     deal = build_deal(["2h 2s 2s 2h"], kitty="3c 4c 5d")
     g = paiju.new_game("shengji", seed=1, deal=deal)
+    assert g.options["self_overturn"] is True
     g.apply("declare 2h")
     for _ in range(7):
         g.apply("no")
-    # seat 0 holds 2h 2s 2s: may not overturn himself with the 2s pair
-    assert [str(a) for a in g.legal_actions()] == ["no"]
-    with pytest.raises(IllegalAction, match="自反"):
-        g.apply("declare 2s 2s")
-    g2 = paiju.new_game("shengji", seed=1, deal=deal, self_overturn=True)
-    g2.apply("declare 2h")
-    for _ in range(7):
-        g2.apply("no")
-    assert "declare 2s 2s" in [str(a) for a in g2.legal_actions()]
-    for _ in range(4):
+    # seat 0 declared with one 2h and holds 2s 2s: he may overturn himself
+    assert [str(a) for a in g.legal_actions()] == ["no", "declare 2s 2s"]
+    g.apply("declare 2s 2s")
+    while g.phase == "deal":
         g.apply("no")
-    assert [str(a) for a in g.legal_actions()] == ["no", "declare 2h 2h"]  # reinforce 自保
+    assert g.trump_suit == "s" and g.declarer == 0
+    strict = paiju.new_game("shengji", seed=1, deal=deal, self_overturn=False)
+    strict.apply("declare 2h")
+    for _ in range(7):
+        strict.apply("no")
+    assert [str(a) for a in strict.legal_actions()] == ["no"]
+    with pytest.raises(IllegalAction, match="自反"):
+        strict.apply("declare 2s 2s")
+    for _ in range(4):
+        strict.apply("no")
+    assert [str(a) for a in strict.legal_actions()] == ["no", "declare 2h 2h"]  # reinforce 自保
 
 
 def test_overturn_changes_declarer_option() -> None:
@@ -446,15 +456,19 @@ def test_overturn_changes_declarer_option() -> None:
         assert g.declarer == declarer and g.trump_suit == "s"
 
 
-@pytest.mark.parametrize("rule,trump", [("kitty_card:3", "d"), ("kitty_card:1", "c"), ("no_trump", None)])
-def test_no_bid_rules(rule: str, trump: str | None) -> None:
-    deal = build_deal([], kitty="3c 4h 5d")
+@pytest.mark.parametrize(
+    "rule,trump,card",
+    [("kitty_card:3", "d", "5d"), ("kitty_card:1", "c", "3c"), ("kitty_card:4", "s", "6s"), ("no_trump", None, None)],
+)
+def test_no_bid_rules(rule: str, trump: str | None, card: str | None) -> None:
+    """Nobody declared: the 3rd kitty card's suit (seed 000), the 1st (seed 003 rule 七),
+    the 4th (seed 003 3.1.3: 也有许多地方实行翻第4张) or no-trump."""
+    deal = build_deal([], kitty="3c 4h 5d 6s")
     g = paiju.new_game("shengji", seed=1, deal=deal, no_bid=rule)
     while g.phase == "deal":
         g.apply("no")
     assert g.trump_suit == trump and g.declarer == 0
-    if rule != "no_trump":
-        assert g.view(2)["revealed_kitty_card"] == ("5d" if rule == "kitty_card:3" else "3c")
+    assert g.view(2)["revealed_kitty_card"] == card
 
 
 def test_joker_in_kitty_means_no_trump() -> None:
@@ -546,7 +560,7 @@ def test_hosted_playout_scores_and_views() -> None:
     r = g.result
     assert r is not None and sum(g.scores) == 0
     v = g.view(1)
-    assert v["kitty"] and v["result"]["kitty_multiplier"] in (2, 4, 8, 16, 32)
+    assert v["kitty"] and v["result"]["kitty_multiplier"] in (1, 2, 4, 8, 16, 32)
     pts = sum(t["points"] for t in g.tricks if t["winner"] % 2 != g.declarer % 2)
     assert r["trick_points"] == pts
 

@@ -16,8 +16,7 @@ from typing import Any, ClassVar
 
 from paiju.cards import Card
 from paiju.errors import IllegalAction
-
-RECORD_VERSION = 1
+from paiju.versions import RECORD_VERSION
 
 
 class Action:

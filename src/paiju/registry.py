@@ -9,6 +9,7 @@ from typing import Any
 from paiju.errors import IllegalAction
 from paiju.game import Game
 from paiju.match import Match
+from paiju.versions import RECORD_VERSION, upgrade_options
 
 GAMES: tuple[str, ...] = ("baohuang", "shengji", "shuangkou")
 
@@ -44,13 +45,17 @@ def new_game(name: str, seed: int | None = None, deal: Any = None, **options: An
 
 
 def replay(record: dict[str, Any]) -> Game:
-    """The game a :meth:`Game.record` describes, in exactly the same state."""
+    """The game a :meth:`Game.record` describes, in exactly the same state (a record of
+    an earlier version too: :func:`paiju.versions.upgrade_options`)."""
     try:
         name = record["game"]
         options = dict(record.get("options") or {})
         actions = record["actions"]
     except (KeyError, TypeError) as e:
         raise IllegalAction(f"not a paiju game record: missing {e}") from e
+    # an older record is replayed with the option values that give its rules their old
+    # meaning (paiju.versions); a record without a version is read as of today
+    options = upgrade_options(name, options, record.get("version", RECORD_VERSION))
     game = new_game(name, seed=record.get("seed"), deal=record.get("deal"), **options)
     for i, text in enumerate(actions):
         try:

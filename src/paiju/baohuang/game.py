@@ -359,7 +359,8 @@ class Baohuang(Game):
         if not self._call:
             return [ACCEPT, *solo, ABDICATE]
         triple = self._has_suited(seat, 3)
-        if self._declines >= NUM_SEATS and triple and not self._has_suited(seat, 4):
+        exempt = o["forced_four_exempts"] and self._has_suited(seat, 4)  # 经典玩法 only (revised)
+        if self._declines >= NUM_SEATS and triple and not exempt:
             return [ACCEPT, *solo]  # forced cycle 逼庄: a suited triple must accept
         return ([ACCEPT] if triple else []) + solo + [ABDICATE]
 
@@ -894,8 +895,15 @@ class Baohuang(Game):
         return self._step == "play" and self._last is None
 
     def places(self) -> list[int]:
-        """Seats in finishing order; players still holding cards follow in seat order."""
-        return self.finished + [s for s in range(NUM_SEATS) if s not in self.finished]
+        """Seats in finishing order, then the players still holding cards: fewer cards
+        place better; with equal counts the one who would play sooner after the last
+        finisher (spec §4, revised; the 大落 gives the Qingdao tribute). With
+        ``unfinished_places="seat"`` (records of version 1) they follow in seat order."""
+        left = [s for s in range(NUM_SEATS) if s not in self.finished]
+        if self.options["unfinished_places"] == "seat" or not self.finished:
+            return self.finished + left
+        last = self.finished[-1]
+        return self.finished + sorted(left, key=lambda s: (self._sizes[s], (s - last) % NUM_SEATS))
 
     def _end_hand(self) -> None:
         self._step = "over"

@@ -25,6 +25,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         kick=False,
         yield_turn=False,
         tribute=False,
+        forced_four_exempts=False,
     ),
     # 经典玩法 (叫侍卫)
     "classic": dict(
@@ -38,6 +39,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         kick=False,
         yield_turn=False,
         tribute=False,
+        forced_four_exempts=True,
     ),
     # 威海玩法
     "weihai": dict(
@@ -51,6 +53,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         kick=True,
         yield_turn=False,
         tribute=False,
+        forced_four_exempts=False,
     ),
     # 青岛玩法
     "qingdao": dict(
@@ -64,6 +67,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         kick=True,
         yield_turn=True,
         tribute=True,
+        forced_four_exempts=False,
     ),
 }
 
@@ -74,6 +78,7 @@ COMMON: dict[str, Any] = dict(
     hold_rank="6",
     kao=False,  # 烤牌
     leave_penalty=40,  # applied by the server
+    unfinished_places="cards",  # cards (revised) | seat (records of version 1, paiju.versions)
     first_seat=0,  # the first dealt seat (a match sets it from deal_start)
     tribute_due=None,  # tribute owed from the previous hand (a match sets it)
 )
@@ -85,6 +90,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "abdication": ("standard", "classic", "qingdao", "weihai"),
     "guard_choice": ("auto", "choose"),
     "deal_start": ("first_finisher", "previous_emperor"),
+    "unfinished_places": ("cards", "seat"),
 }
 BOOLEANS = (
     "solo_grab",
@@ -93,6 +99,7 @@ BOOLEANS = (
     "kick",
     "yield_turn",
     "tribute",
+    "forced_four_exempts",
     "pass_is_final",
     "hold_sixes",
     "kao",
@@ -147,6 +154,8 @@ OPTION_HELP: dict[str, str] = {
     "kick": "踢: after a rebellion or 明保, double again",
     "yield_turn": "让牌: wait instead of passing (Qingdao)",
     "tribute": "上贡/吃贡 between hands (Qingdao)",
+    "forced_four_exempts": "in the forced cycle 逼庄 a holder of a suited four may still decline (经典玩法)",
+    "unfinished_places": "players left holding cards: placed by cards held (fewer first) or, in old records, by seat",
     "deal_start": "who is dealt first in the next hand: the first finisher 头客 or the previous emperor",
     "pass_is_final": "a player who passed may not play again in the same trick",
     "hold_sixes": "憋6: the held rank may be played only in the play that empties the hand",
@@ -161,7 +170,7 @@ def describe_options() -> dict[str, Any]:
     defaults = resolve_options()
     opts = []
     for name in OPTION_NAMES:
-        if name in ("variant", "first_seat", "tribute_due"):
+        if name in ("variant", "first_seat", "tribute_due", "unfinished_places"):  # unfinished_places: old records
             continue
         kind = (
             "bool"

@@ -87,7 +87,7 @@ def tribute_plan(
     """Qingdao tribute owed by the result of a hand (spec §6), or None.
 
     ``places`` lists all five seats in finishing order (players who had not finished
-    appended in seat order). Returns ``{"givers": [[seat, n], …], "receivers": [[seat,
+    after them, as :meth:`Baohuang.places` orders them). Returns ``{"givers": [[seat, n], …], "receivers": [[seat,
     n], …]}``: each giver gives his ``n`` highest cards; receivers pick in the listed
     order, each taking ``n`` cards.
     """

@@ -45,7 +45,7 @@ from typing import Any
 
 from paiju.shengji.actions import NO, Declare, Play
 from paiju.shengji.options import PACK_SIZES
-from paiju.shengji.scoring import step_points
+from paiju.shengji.scoring import kitty_multiplier, step_points
 from paiju.shengji.sequences import Combos
 from paiju.shengji.throw import can_beat
 from paiju.shengji.trick import play_rank, ranks_above
@@ -256,12 +256,18 @@ def _declare(view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
     if standing is None:
         return best if best_q >= (DECLARE_LATE if done else DECLARE_AT) else NO
     owner = standing["seat"]
-    if owner == me:  # reinforce 自保 while dealing (not to pick up our own kitty again)
-        return NO if steal else best
+    cur = [c for c in ids_of(standing["cards"]) if c not in (BJ_ID, SJ_ID)]
+    cur_suit = ID_SUIT[cur[0]] if cur else None
+    cur_q = estimate(cur_suit)
+    if owner == me:  # reinforce 自保 while dealing (not to pick up our own kitty again) …
+        if steal:
+            return NO
+        if suit_of(best) != cur_suit and best_q <= cur_q:  # … or 自反 only to a better suit
+            same = [a for a in options if suit_of(a) == cur_suit]
+            return same[0] if same else NO
+        return best
     if owner % 2 == me % 2:
         return NO  # never overturn the partner
-    cur = [c for c in ids_of(standing["cards"]) if c not in (BJ_ID, SJ_ID)]
-    cur_q = estimate(ID_SUIT[cur[0]] if cur else None)
     if steal:
         return best if best_q >= max(DECLARE_LATE, cur_q + STEAL_MARGIN) else NO
     return best if best_q >= OVERTURN_AT and best_q > cur_q else NO
@@ -461,15 +467,17 @@ class _Decision:
         crosses = (d // step) != ((d + int(pts)) // step) or d == 0
         return pts + (0.25 * step if crosses else 0.0)
 
-    def kitty_bonus(self, code: int, cards: int) -> float:
-        """Half the kitty bonus 抠底 when a play of ``cards`` cards is the last trick (it swings
-        the bonus between the teams)."""
+    def kitty_bonus(self, code: int, cards: int, trump: bool) -> float:
+        """Half the kitty bonus 抠底 when a play of ``cards`` cards, won by a ``trump`` play or
+        not, is the last trick (it swings the bonus between the teams): the room's
+        ``kitty_multiplier`` on a unit of shape ``code``."""
         if cards < self.hand_n:
             return 0.0
         unseen_pts = sum(POINTS[c] * self.unseen[c] for c in range(NUM_IDS))
         unseen_n = max(1, sum(self.unseen))
         est = unseen_pts * self.kitty_size / unseen_n
-        mult = 2 ** (min(code, 3) + 1) if code < TRIPLE else 4
+        pairs = min(code, 3) if code < TRIPLE else 1
+        mult = kitty_multiplier(pairs, self.multiplier, throw=cards > max(1, 2 * pairs), trump=trump)
         return 0.5 * est * mult
 
     # -------------------------------------------------------------- play
@@ -544,7 +552,8 @@ class _Decision:
                 rescue = 0.25 * (1 - self.p_void(p, s))
         pw = hold + (1 - hold) * rescue
         pts = sum(POINTS[c] for c in u.cards)
-        gain = self.point_weight(pts + EXPECTED_FOLLOW * self.decks) + LEAD_VALUE + self.kitty_bonus(code, u.size)
+        bonus = self.kitty_bonus(code, u.size, trump=s == TRUMP)
+        gain = self.point_weight(pts + EXPECTED_FOLLOW * self.decks) + LEAD_VALUE + bonus
         spent = sum(self.cost(c) for c in u.cards)
         v = (2 * pw - 1) * gain - (1 - pw) * spent
         if stands and u.size > 1:
@@ -581,7 +590,8 @@ class _Decision:
             hold *= 1 - self._ruff_only(o, s, code) * (0.8 if len(units) > 2 else 1.0)
         cards = [c for u in units for c in u.cards]
         pts = sum(POINTS[c] for c in cards)
-        gain = self.point_weight(pts + EXPECTED_FOLLOW * self.decks) + LEAD_VALUE + self.kitty_bonus(code, len(cards))
+        bonus = self.kitty_bonus(code, len(cards), trump=s == TRUMP)
+        gain = self.point_weight(pts + EXPECTED_FOLLOW * self.decks) + LEAD_VALUE + bonus
         spent = sum(self.cost(c) for c in cards)
         return (2 * hold - 1) * gain - (1 - hold) * spent + THROW_BONUS * len(cards)
 
@@ -605,7 +615,7 @@ class _Decision:
         n = len(lead)
         trick_pts = sum(POINTS[c] for _, p in self.trick for c in p)
         code = shape[0]
-        bonus = self.kitty_bonus(code, n)
+        bonus = {trump: self.kitty_bonus(code, n, trump) for trump in (False, True)}  # by the winning play
 
         def hold_prob(play_suit: int, top: int) -> float:
             p = 1.0
@@ -625,10 +635,12 @@ class _Decision:
             r = play_rank(play, suit, shape, t)
             if r is not None and ranks_above(r, best_rank, self.how):
                 p = hold_prob(TRUMP if r[0] else suit, r[1][0])
+                trump = bool(r[0]) or suit == TRUMP
             else:
                 p = p_lose_play
+                trump = win_suit == TRUMP
             pts = trick_pts + sum(POINTS[c] for c in play)
-            gain = self.point_weight(pts) + LEAD_VALUE + bonus
+            gain = self.point_weight(pts) + LEAD_VALUE + bonus[trump]
             return (2 * p - 1) * gain - sum(self.cost(c) for c in play)
 
         cands = self.candidates(legal, suit, shape, n, best_rank, p_lose_play)

@@ -21,6 +21,7 @@ from paiju.errors import IllegalAction
 from paiju.game import Game
 from paiju.registry import new_game
 from paiju.server.store import Store, actions, hands, penalties, players, rooms
+from paiju.versions import upgrade_options
 
 EXPORT_FORMAT = 1
 
@@ -38,7 +39,8 @@ def replay_stored(game_name: str, hand: dict[str, Any], rows: list[dict[str, Any
         missing = sorted(set(range(1, max(seqs, default=0) + 1)) - set(seqs))
         raise DamagedHand(f"{where}: its actions are not numbered 1 to {len(rows)} (missing {missing[:5]})")
     try:
-        game = new_game(game_name, seed=hand["seed"], **(hand["options"] or {}))
+        options = upgrade_options(game_name, hand["options"] or {}, hand.get("record_version") or 1)
+        game = new_game(game_name, seed=hand["seed"], **options)
     except (IllegalAction, TypeError, ValueError, KeyError) as e:
         raise DamagedHand(f"{where}: its options do not make a {game_name} game: {e}") from None
     for a in rows:

@@ -64,6 +64,7 @@ from paiju.shengji.trump import (
     POINTS,
     SJ_ID,
     SUIT_NAMES,
+    TRUMP,
     TrumpOrder,
     card_id,
     rank_of_text,
@@ -550,9 +551,13 @@ class Shengji(Game):
         o = self.options
         d = self._declarer_seat
         kitty_points = sum(POINTS[c] for c in self.buried)
-        mult = kitty_multiplier(
-            self._lead_top[0], o["kitty_multiplier"], throw=len(self._lead_shape) > 1, cards=self._lead_top[1]
-        )
+        how = o["kitty_multiplier"]
+        pairs = self._lead_top[0]
+        trump = all(t.psuit[c] == TRUMP for c in winning_play)
+        if how == "pairs_power":  # counted on the winning play's largest unit (revised)
+            top = decompose(counts_of(winning_play), t)[0]
+            pairs = top.triples or top.pairs
+        mult = kitty_multiplier(pairs, how, throw=len(self._lead_shape) > 1, cards=self._lead_top[1], trump=trump)
         bonus = kitty_points * mult if defenders else 0
         total = self.trick_points + bonus + self.penalty_points
         side, n = level_change(total, self.decks, o["level_table"])

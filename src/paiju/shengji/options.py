@@ -21,7 +21,7 @@ DEFAULTS: dict[str, Any] = dict(
     start_level="2",
     twos_trump=False,
     no_bid="kitty_card:3",
-    self_overturn=False,
+    self_overturn=True,  # 自反 (revised: the QQ pages allow it; competition play does not)
     overturn_changes_declarer=True,
     throw_penalty=0,
     throw_evaluation="largest_unit",
@@ -41,9 +41,10 @@ DEFAULTS: dict[str, Any] = dict(
 
 CHOICES: dict[str, tuple[Any, ...]] = {
     "decks": (1, 2, 3),
-    "no_bid": ("kitty_card:3", "kitty_card:1", "no_trump"),
+    "no_bid": ("kitty_card:3", "kitty_card:1", "kitty_card:4", "no_trump"),
     "throw_evaluation": ("largest_unit", "all", "highest"),
-    "kitty_multiplier": ("pairs_power", "unit_size", "competition"),
+    # pairs_power_lead: what pairs_power meant in records of version 1 (see paiju.upgrade)
+    "kitty_multiplier": ("pairs_power", "unit_size", "competition", "pairs_power_lead"),
     "level_table": ("default", "competition"),
 }
 BOOLEANS = (
@@ -131,14 +132,14 @@ OPTION_HELP: dict[str, str] = {
     "decks": "packs of 54: 1 (12 each, kitty 6), 2 (25 each, kitty 8) or 3 (39 each, kitty 6)",
     "start_level": "the level both teams start at",
     "twos_trump": "2 常主: the 2s are permanent trumps just below the level cards",
-    "no_bid": "trump when nobody declares: suit of the 3rd or 1st kitty card, or no-trump",
+    "no_bid": "trump when nobody declares: suit of the 3rd, 1st or 4th kitty card, or no-trump",
     "self_overturn": "自反: the standing declarer may overturn his own declaration with another suit",
     "overturn_changes_declarer": (
         "first hand: an overturn makes the overturner declarer (else the first to declare stays)"
     ),
     "throw_penalty": "points per failed throw, to the other team",
     "throw_evaluation": "how two trump plays over a throw compare",
-    "kitty_multiplier": "kitty bonus 抠底: pairs_power, unit_size or competition",
+    "kitty_multiplier": "kitty bonus 抠底: pairs_power, unit_size or competition (pairs_power_lead: old records)",
     "level_table": "level changes by the defenders' points: default or competition (max 3 levels)",
     "levels": "the levels climbed: all, or a list such as 2,5,T,J,Q,K,A",
     "win_at": "the level at which a winning declarer team wins the match",
@@ -166,8 +167,8 @@ def describe_options() -> dict[str, Any]:
         kind = "bool" if name in BOOLEANS else "choice" if name in CHOICES else kinds.get(name, fallback)
         entry: dict[str, Any] = {"name": name, "type": kind, "default": DEFAULTS[name]}
         entry["help"] = OPTION_HELP.get(name, "")
-        if name in CHOICES:
-            entry["choices"] = list(CHOICES[name])
+        if name in CHOICES:  # pairs_power_lead is for old records: not offered to new rooms
+            entry["choices"] = [c for c in CHOICES[name] if c != "pairs_power_lead"]
         elif name == "levels":
             entry["choices"] = ["all", "competition"]
         elif kind == "rank":

@@ -40,16 +40,32 @@ def level_change(points: int, decks: int = 2, table: str = "default") -> tuple[i
     return (1, 1 + (points - 3 * u) // u)
 
 
-def kitty_multiplier(pairs: int, how: str = "pairs_power", throw: bool = False, cards: int = 0) -> int:
-    """Multiplier of the kitty's points when the defenders win the last trick, from the
-    ``pairs`` of the largest unit of the last trick's lead (0 single, 1 pair, k tractor).
+def kitty_multiplier(
+    pairs: int, how: str = "pairs_power", throw: bool = False, cards: int = 0, trump: bool = True
+) -> int:
+    """Multiplier of the kitty's points when the defenders win the last trick.
+
+    ``pairs``: the pairs of the largest unit (0 single, 1 pair, k a k-pair tractor) — of
+    the *winning* play for ``pairs_power``, of the last trick's lead for the others.
+    ``trump``: the winning play is a trump play; ``pairs_power`` gives ×1 when it is not
+    (seed 003: 如果是副牌胜出…乘以一), else single ×2, pair ×4, 2-pair tractor ×8, 3-pair ×16.
     ``throw``: the last lead had several units (``competition`` counts it as a single).
     ``cards``: the cards of that unit, for ``unit_size`` (default: 2 per pair, 1 for a single).
+    ``pairs_power_lead`` is what ``pairs_power`` meant in records of version 1: 2^(pairs+1)
+    on the lead's largest unit, trump or not.
 
     With ``triples`` **[decision]** a triple counts as a pair (``pairs`` 1: × 4, or × 6 by
     its 3 cards for ``unit_size``) and a 泰坦尼克 as a tractor of two pairs (× 8; × 12 for
-    ``unit_size``)."""
+    ``unit_size``).
+
+    >>> kitty_multiplier(0, trump=False), kitty_multiplier(0), kitty_multiplier(1), kitty_multiplier(3)
+    (1, 2, 4, 16)
+    >>> kitty_multiplier(0, "pairs_power_lead", trump=False)
+    2
+    """
     if how == "pairs_power":
+        return 2 ** (pairs + 1) if trump else 1
+    if how == "pairs_power_lead":
         return 2 ** (pairs + 1)
     if how == "unit_size":
         return 2 * (cards or max(1, 2 * pairs))

@@ -220,7 +220,7 @@ class Presenter:
     def show_scores(self, console: Console, game: Game, labels: Sequence[str]) -> None:
         view = game.view(None)
         scores = game.scores
-        places = list(view.get("finished") or ())
+        places = list(view.get("places") or view.get("finished") or ())  # places: every seat (Baohuang)
         table = Table(title="Scores", box=None, pad_edge=False)
         table.add_column("Seat")
         table.add_column("Role")

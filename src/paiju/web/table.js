@@ -1081,15 +1081,14 @@ export function mountTable(root, roomId, ctx) {
       const role = v.roles && v.roles[s];
       const pts = v.scores ? v.scores[s] : null;
       const total = r.standings ? r.standings[s] : null;
-      const p = placeOfSeat(s);
-      const finished = (v.finished || []).includes(s);
+      const p = placeOfSeat(s); // every seat has a place: those left holding cards by their cards (§4)
       rows.push(
         h(
           "tr",
           { class: s === mySeat() ? "mine" : "", "data-seat": String(s) },
           h("td", {}, seatName(s)),
           h("td", {}, role ? t("role_" + role) + ((v.rebels_declared || []).includes(s) ? " · " + t("role_hoe") : "") : "?"),
-          h("td", {}, p && finished ? t("place_" + p) : "—"),
+          h("td", {}, p ? t("place_" + p) : "—"),
           h("td", { class: "num " + (pts > 0 ? "pos" : pts < 0 ? "neg" : "") }, pts === null || pts === undefined ? "" : (pts > 0 ? "+" : "") + pts),
           h("td", { class: "num" }, total === null || total === undefined ? "" : String(total)),
         ),
