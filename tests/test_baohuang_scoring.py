@@ -301,29 +301,31 @@ def test_places_2_3_score() -> None:
     assert g.scores == (2, 1, -1, -1, -1)
 
 
-def test_unfinished_seats_place_in_seat_order_whatever_they_hold() -> None:
-    """The places of the players still holding cards at the end, as the engine gives them
-    today (``places()``: the finishers, then the others in seat order). Pinned as the current
-    behaviour: the spec's *revised* text (§4, "fewer cards, better place; equal counts: the
-    one who would play sooner after the last finisher") orders them otherwise — seat 4 before
-    seat 3 here, and seat 4 before seat 1 in the second hand — and is a separate issue; this
-    test is to change with it. The order matters for the Qingdao tribute: the 大落 gives."""
+def test_unfinished_seats_place_by_the_cards_they_hold() -> None:
+    """The places of the players still holding cards at the end (§4, revised): fewer cards,
+    better place; equal counts, the one who would play sooner after the last finisher. The
+    order matters for the Qingdao tribute: the 大落 gives. ``unfinished_places="seat"``
+    (records of version 1) keeps them in seat order."""
+    opening = ("3", "4", "A", "pass", "pass", "pass", "pass", "9", "pass", "BJ", "5", "SJ")
     g = play(["BJ 3 5", "SJ 4", "A", "9 9 7", "8"], tribute=True)
-    apply_all(g, "3", "4", "A", "pass", "pass", "pass", "pass", "9", "pass", "BJ", "5", "SJ")
+    apply_all(g, *opening)
     assert g.is_over and g.finished == [2, 0, 1]
     assert [len(g.hand(s)) for s in (3, 4)] == [2, 1]  # seat 4 holds fewer cards …
-    assert g.places() == g.view(None)["places"] == [2, 0, 1, 3, 4]  # … and still places 5th
-    assert g.next_tribute == {"givers": [[4, 1]], "receivers": [[0, 1]]}  # (2,3): the 5th gives
+    assert g.places() == g.view(None)["places"] == [2, 0, 1, 4, 3]  # … and places 4th
+    assert g.next_tribute == {"givers": [[3, 1]], "receivers": [[0, 1]]}  # (2,3): the 大落 gives
     assert g.scores == (4, 2, -2, -2, -2)  # places (2,3), ×2 for the tribute card
+    old = play(["BJ 3 5", "SJ 4", "A", "9 9 7", "8"], tribute=True, unfinished_places="seat")
+    apply_all(old, *opening)
+    assert old.places() == [2, 0, 1, 3, 4] and old.next_tribute == {"givers": [[4, 1]], "receivers": [[0, 1]]}
 
-    # the guard (seat 3) finishes last; seats 1 and 4 hold two cards each: seat 4 would play
-    # sooner after seat 3, yet seat 1 places 4th
+    # the guard (seat 3) finishes last; seats 1 and 4 hold two cards each: seat 4 plays
+    # sooner after seat 3, so it places 4th
     g = play(["BJ 3 5", "6 6", "A", "SJ 4", "7 7"])
     assert g.view(None)["guard"] is None and g.view(3)["guard"] == 3
     apply_all(g, "3", "pass", "A", "pass", "pass", "pass", "pass", "4", "pass", "BJ", "5", "pass", "SJ")
     assert g.is_over and g.finished == [2, 0, 3]
     assert [len(g.hand(s)) for s in (1, 4)] == [2, 2]
-    assert g.places() == g.view(None)["places"] == [2, 0, 3, 1, 4]
+    assert g.places() == g.view(None)["places"] == [2, 0, 3, 4, 1]
     assert g.scores == (2, -1, -1, 1, -1)
 
 
