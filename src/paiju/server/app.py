@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paiju.errors import IllegalAction
+from paiju.server import collector
 from paiju.server.games_info import games_info
 from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
 from paiju.server.limits import check_value, normalize_name
@@ -329,6 +330,7 @@ def create_app(
         store = await open_store(db_url)
         state["hall"] = h = Hall(store, bot_delay=bot_delay, limits=limits)
         await h.open()
+        collector.freeze_loaded()
         app.state.hall = h
         try:
             yield
@@ -394,6 +396,7 @@ def serve(
     from paiju.server.slow_clients import HeaderTimeoutProtocol, QuickCloseWebSocketProtocol
 
     HeaderTimeoutProtocol.header_timeout = header_timeout
+    collector.tune()
 
     print(f"paiju hall on http://{host}:{port}/", flush=True)
     app = create_app(db, bot_delay=bot_delay, limits=limits, origins=origins)
