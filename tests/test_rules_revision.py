@@ -17,7 +17,8 @@ import pytest
 import paiju
 from baohuang_helpers import apply_all, assert_illegal, legal, new
 from paiju.cards import Card
-from paiju.shengji.trump import rank_of_text
+from paiju.shengji.scoring import last_trick_multiplier
+from paiju.shengji.trump import ids_of, rank_of_text, trump_order
 
 RECORDS_V1 = Path(__file__).parent / "data" / "records_v1"
 
@@ -56,6 +57,18 @@ def test_the_kitty_multiplier_follows_the_winning_play() -> None:
     assert seen["plain"] and seen["trump single"], seen  # both cases were met
 
 
+def test_the_winning_plays_own_largest_unit_counts() -> None:
+    """Revised: the unit counted is the winning play's, not the lead's — a trump tractor that
+    ruffs a throw of two separate pairs is ×8; version 1 counted the lead's pair (×4)."""
+    t = trump_order("h", 2)
+    ruff = ids_of("5h 5h 6h 6h")  # hearts trump: a 2-pair tractor
+    assert last_trick_multiplier("pairs_power", (1, 2), True, ruff, t) == 8
+    assert last_trick_multiplier("pairs_power_lead", (1, 2), True, ruff, t) == 4
+    assert last_trick_multiplier("pairs_power", (1, 2), True, ids_of("5h 5h 9h 9h"), t) == 4  # two pairs
+    assert last_trick_multiplier("pairs_power", (1, 2), False, ids_of("As As"), t) == 1  # plain suit
+    assert last_trick_multiplier("unit_size", (1, 2), True, ruff, t) == 4  # unit_size stays on the lead
+
+
 def test_a_version_1_record_keeps_its_doubled_kitty_and_today_gives_one() -> None:
     """The plain-suit single ``Qh`` won the last trick: version 1's ``pairs_power`` doubled
     the kitty; the same cards and actions under today's rules give ×1."""
@@ -65,6 +78,15 @@ def test_a_version_1_record_keeps_its_doubled_kitty_and_today_gives_one() -> Non
     today = paiju.replay({**saved["record"], "version": paiju.game.RECORD_VERSION})
     assert today.result["kitty_multiplier"] == 1
     assert today.result["kitty_bonus"] == today.result["kitty_points"]
+
+
+def test_a_match_begun_under_version_1_goes_on_under_its_rules() -> None:
+    """[decision] (paiju.versions): the next hand of a match inherits the hand's options, so a
+    match replayed from a version-1 record keeps version 1's meaning; a new match does not."""
+    saved = json.loads((RECORDS_V1 / "shengji_plain_last_trick.json").read_text())
+    old = paiju.replay(saved["record"])
+    assert old.next_hand_options()["kitty_multiplier"] == "pairs_power_lead"
+    assert paiju.new_game("shengji", seed=1).options["kitty_multiplier"] == "pairs_power"
 
 
 # ---------------------------------------------------------------------------- Baohuang Qingdao forced cycle

@@ -359,9 +359,9 @@ class Baohuang(Game):
         if not self._call:
             return [ACCEPT, *solo, ABDICATE]
         triple = self._has_suited(seat, 3)
-        exempt = o["forced_four_exempts"] and self._has_suited(seat, 4)  # 经典玩法 only (revised)
-        if self._declines >= NUM_SEATS and triple and not exempt:
-            return [ACCEPT, *solo]  # forced cycle 逼庄: a suited triple must accept
+        if self._declines >= NUM_SEATS and triple:  # forced cycle 逼庄: a suited triple must accept …
+            if not (o["forced_four_exempts"] and self._has_suited(seat, 4)):  # … unless a four exempts (经典玩法)
+                return [ACCEPT, *solo]
         return ([ACCEPT] if triple else []) + solo + [ABDICATE]
 
     def _call_options(self, seat: int) -> list[Declare]:

@@ -87,9 +87,9 @@ def tribute_plan(
     """Qingdao tribute owed by the result of a hand (spec §6), or None.
 
     ``places`` lists all five seats in finishing order (players who had not finished
-    after them, as :meth:`Baohuang.places` orders them). Returns ``{"givers": [[seat, n], …], "receivers": [[seat,
-    n], …]}``: each giver gives his ``n`` highest cards; receivers pick in the listed
-    order, each taking ``n`` cards.
+    after them, as :meth:`Baohuang.places` orders them). Returns ``{"givers": [[seat, n],
+    …], "receivers": [[seat, n], …]}``: each giver gives his ``n`` highest cards;
+    receivers pick in the listed order, each taking ``n`` cards.
     """
     place = {seat: i + 1 for i, seat in enumerate(places)}
     others = [s for s in places if s != emperor and s != guard]  # rebels in finishing order

@@ -49,7 +49,7 @@ from paiju.shengji.actions import NO, Declare, Play, make_play
 from paiju.shengji.declare import Bid, strength
 from paiju.shengji.follow import follow_problem, legal_follows, suit_counts
 from paiju.shengji.options import PACK_SIZES, ladder, resolve_options
-from paiju.shengji.scoring import climb, kitty_multiplier, level_change
+from paiju.shengji.scoring import climb, last_trick_multiplier, level_change
 from paiju.shengji.sequences import LeadPlays
 from paiju.shengji.throw import failed_unit
 from paiju.shengji.trick import winning_index
@@ -64,7 +64,6 @@ from paiju.shengji.trump import (
     POINTS,
     SJ_ID,
     SUIT_NAMES,
-    TRUMP,
     TrumpOrder,
     card_id,
     rank_of_text,
@@ -551,13 +550,7 @@ class Shengji(Game):
         o = self.options
         d = self._declarer_seat
         kitty_points = sum(POINTS[c] for c in self.buried)
-        how = o["kitty_multiplier"]
-        pairs = self._lead_top[0]
-        trump = all(t.psuit[c] == TRUMP for c in winning_play)
-        if how == "pairs_power":  # counted on the winning play's largest unit (revised)
-            top = decompose(counts_of(winning_play), t)[0]
-            pairs = top.triples or top.pairs
-        mult = kitty_multiplier(pairs, how, throw=len(self._lead_shape) > 1, cards=self._lead_top[1], trump=trump)
+        mult = last_trick_multiplier(o["kitty_multiplier"], self._lead_top, len(self._lead_shape) > 1, winning_play, t)
         bonus = kitty_points * mult if defenders else 0
         total = self.trick_points + bonus + self.penalty_points
         side, n = level_change(total, self.decks, o["level_table"])

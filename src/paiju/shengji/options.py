@@ -43,7 +43,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "decks": (1, 2, 3),
     "no_bid": ("kitty_card:3", "kitty_card:1", "kitty_card:4", "no_trump"),
     "throw_evaluation": ("largest_unit", "all", "highest"),
-    # pairs_power_lead: what pairs_power meant in records of version 1 (see paiju.upgrade)
+    # pairs_power_lead: what pairs_power meant in records of version 1 (see paiju.versions)
     "kitty_multiplier": ("pairs_power", "unit_size", "competition", "pairs_power_lead"),
     "level_table": ("default", "competition"),
 }

@@ -11,7 +11,11 @@ Thresholds are those of two packs scaled by the number of packs (× 0.5 for one 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from paiju.errors import IllegalAction
+from paiju.shengji.trump import TRUMP, TrumpOrder
+from paiju.shengji.units import counts_of, decompose
 
 
 def step_points(decks: int) -> int:
@@ -74,6 +78,31 @@ def kitty_multiplier(
             return 2
         return 4 if pairs == 1 else 8
     raise IllegalAction(f"unknown kitty_multiplier {how!r}")
+
+
+def last_trick_multiplier(
+    how: str, lead_top: tuple[int, int], throw: bool, winning_play: Sequence[int], t: TrumpOrder
+) -> int:
+    """The kitty multiplier of a last trick won by the defenders with ``winning_play`` (card
+    ids): ``lead_top`` is the (pairs, cards) of the resolved lead's largest unit, ``throw``
+    whether that lead had several units. ``pairs_power`` counts the winning play's own
+    largest unit (revised): a trump tractor that ruffs a throw of two pairs is a tractor.
+
+    >>> from paiju.shengji.trump import trump_order, ids_of
+    >>> t = trump_order("h", 2)
+    >>> last_trick_multiplier("pairs_power", (1, 2), True, ids_of("5h 5h 6h 6h"), t)
+    8
+    >>> last_trick_multiplier("pairs_power_lead", (1, 2), True, ids_of("5h 5h 6h 6h"), t)
+    4
+    >>> last_trick_multiplier("pairs_power", (1, 2), True, ids_of("As As Ks Ks"), t)
+    1
+    """
+    pairs, cards = lead_top
+    if how == "pairs_power":
+        top = decompose(counts_of(winning_play), t)[0]
+        pairs = top.triples or top.pairs
+    trump = all(t.psuit[c] == TRUMP for c in winning_play)
+    return kitty_multiplier(pairs, how, throw=throw, cards=cards, trump=trump)
 
 
 def climb(rungs: list[int], level: int, steps: int) -> int:
