@@ -3,8 +3,9 @@ port, a temporary SQLite file), plus a way to start private ones (restart tests)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,12 +36,19 @@ def hall(server: ServerProcess, request: pytest.FixtureRequest) -> Iterator[Hall
 @pytest.fixture
 def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     """Start private servers (same DB file on every call unless ``db`` is given; on the
-    database at ``db_url`` instead when it is given)."""
+    database at ``db_url`` instead when it is given; ``limits``: Limits fields; ``args``: more
+    options of the app)."""
     started: list[ServerProcess] = []
 
-    def make(db: Path | None = None, bot_delay: float = 0.0, db_url: str | None = None) -> ServerProcess:
+    def make(
+        db: Path | None = None,
+        bot_delay: float = 0.0,
+        db_url: str | None = None,
+        limits: dict[str, Any] | None = None,
+        args: Sequence[str] = (),
+    ) -> ServerProcess:
         log = tmp_path / f"server{len(started)}.log"
-        proc = ServerProcess(db or tmp_path / "private.db", log, bot_delay, db_url)
+        proc = ServerProcess(db or tmp_path / "private.db", log, bot_delay, db_url, limits=limits, args=args)
         started.append(proc)
         return proc.start()
 

@@ -42,25 +42,21 @@ RSS_GROWTH_MB = 60  # the issue's bound on the server's memory under clients tha
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    """Start private halls (``limits``: Limits fields; ``args``: more options of the app).
-    None of them may log a traceback."""
+def start_server(tmp_path: Path, make_server: Callable[..., ServerProcess]) -> Iterator[Callable[..., ServerProcess]]:
+    """Start private halls, each on a database of its own (``limits``: Limits fields;
+    ``args``: more options of the app). None of them may log a traceback."""
     started: list[ServerProcess] = []
 
     def start(
         limits: dict[str, Any] | None = None, args: tuple[str, ...] = (), db_url: str | None = None
     ) -> ServerProcess:
-        n = len(started)
-        proc = ServerProcess(
-            tmp_path / f"hall{n}.db", tmp_path / f"server{n}.log", limits=limits, args=args, db_url=db_url
-        )
+        proc = make_server(db=tmp_path / f"hall{len(started)}.db", db_url=db_url, limits=limits, args=args)
         started.append(proc)
-        return proc.start()
+        return proc
 
     yield start
-    for proc in started:
+    for proc in started:  # make_server stops them after this
         proc.stop()
-    for proc in started:
         assert_no_traceback(proc)
 
 
