@@ -988,7 +988,10 @@ def dumps(msg: Any) -> str:
 
 
 def schema_integer(field: str, value: Any) -> bool:
-    """Is ``value`` what the schemas take for ``field``: a whole number (never 1.0 or true) in range?"""
+    """Is ``value`` what the schemas take for ``field``: a whole number (never 1.0 or true) in
+    range — or, for an ``id``, short text too (ids are text or integers)?"""
+    if field == "id" and isinstance(value, str):
+        return len(value) <= 64
     if type(value) is not int:
         return False
     low, high = {"seat": (0, 7), "turn": (0, 2**53), "id": (-(2**53), 2**53)}[field]
