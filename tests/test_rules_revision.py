@@ -193,3 +193,20 @@ def test_a_record_newer_than_this_paiju_is_refused() -> None:
     g = paiju.new_game("shengji", seed=1)
     with pytest.raises(paiju.IllegalAction, match="version"):
         paiju.replay({**g.record(), "version": paiju.game.RECORD_VERSION + 1})
+
+
+def test_the_room_form_offers_the_revised_defaults() -> None:
+    """The hall's room form (``/api/games``) shows the new defaults and choices, and does not
+    offer the values kept for old records."""
+    from paiju.server.games_info import games_info
+
+    games = games_info()["games"]
+    shengji = {o["name"]: o for o in games["shengji"]["options"]}
+    assert shengji["self_overturn"]["default"] is True
+    assert "kitty_card:4" in shengji["no_bid"]["choices"]
+    assert shengji["kitty_multiplier"]["default"] == "pairs_power"
+    assert "pairs_power_lead" not in shengji["kitty_multiplier"]["choices"]
+    baohuang = {o["name"]: o for o in games["baohuang"]["options"]}
+    assert games["baohuang"]["presets"]["qingdao"]["forced_four_exempts"] is False
+    assert games["baohuang"]["presets"]["classic"]["forced_four_exempts"] is True
+    assert "forced_four_exempts" in baohuang and "unfinished_places" not in baohuang
