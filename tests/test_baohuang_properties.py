@@ -72,7 +72,7 @@ EMPEROR_CARD = Card(BIG_JOKER, None, True)
 GUARD_CARD = Card(SMALL_JOKER, None, True)
 # The fields of a view that belong to its seat alone; every other field must be the
 # same in every seat's view as in the spectator's (check 5).
-PERSONAL = ("seat", "hand", "legal_actions", "attached_cards", "guard", "solo", "roles")
+PERSONAL = ("seat", "hand", "legal_actions", "attached_cards", "guard", "solo", "roles", "solo_calls")
 
 
 # -------------------------------------------------------------------------- rooms
@@ -345,7 +345,7 @@ def check_views(g: Any) -> None:
         for k, val in v.items():
             if k not in PERSONAL:
                 assert val == pub[k], (s, k)
-        assert set(v) - set(pub) <= {"legal_actions", "attached_cards"}
+        assert set(v) - set(pub) <= {"legal_actions", "attached_cards", "solo_calls"}
         assert v["seat"] == s
         assert v["hand"] == hand_text(g, s)
         if s == g.to_act:

@@ -247,7 +247,7 @@ def test_follow_messages_name_the_unit_not_followed(
     for c in ids_of(hand):
         cnt[c] += 1
     problem = follow_problem(t.psuit[lead_ids[0]], shape, len(lead_ids), cnt, tuple(ids_of(play)), t)
-    assert problem is not None and message in problem, problem
+    assert problem is not None and message in str(problem), problem
 
 
 def test_a_throw_with_a_pair_is_followed_with_a_pair() -> None:

@@ -19,7 +19,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
+
+reasons(
+    bad_card_text="cannot read {text} as cards",
+    not_one_card="{text} is {count} cards, not one card",
+)
 
 RANKS = "23456789TJQKA"
 """Ordinary ranks in their written form, 2 … A."""
@@ -58,7 +63,9 @@ class Card:
         """Parse exactly one card, e.g. ``Card.parse("Ts")``."""
         cards = parse_cards(text)
         if len(cards) != 1:
-            raise IllegalAction(f"{text!r} is {len(cards)} cards, not one card")
+            raise IllegalAction(
+                f"{text!r} is {len(cards)} cards, not one card", code="not_one_card", text=text, count=len(cards)
+            )
         return cards[0]
 
     @property
@@ -101,7 +108,9 @@ def _read_card(text: str, i: int) -> tuple[Card, int]:
     else:
         raise IllegalAction(
             f"cannot read a card at {text[i:]!r} in {text!r}: a card is a rank "
-            f"({' '.join(RANKS)}, or 10) with an optional suit (s h d c), or SJ / BJ"
+            f"({' '.join(RANKS)}, or 10) with an optional suit (s h d c), or SJ / BJ",
+            code="bad_card_text",
+            text=text,
         )
     suit = None
     if i < len(text):
@@ -109,7 +118,7 @@ def _read_card(text: str, i: int) -> tuple[Card, int]:
         if s in SUITS:
             suit, i = s, i + 1
     if i < len(text) and text[i] == "*":
-        raise IllegalAction(f"only jokers can be marked with '*' (in {text!r})")
+        raise IllegalAction(f"only jokers can be marked with '*' (in {text!r})", code="bad_card_text", text=text)
     return Card(rank, suit), i
 
 
@@ -127,7 +136,7 @@ def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
             elif isinstance(item, str):
                 out.extend(parse_cards(item))
             else:
-                raise IllegalAction(f"{item!r} is not a card")
+                raise IllegalAction(f"{item!r} is not a card", code="bad_card_text", text=repr(item))
         return out
     cards: list[Card] = []
     for token in text.replace(",", " ").split():

@@ -15,8 +15,33 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from paiju.cards import Card
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
 from paiju.versions import RECORD_VERSION
+
+# reason codes the three games share (each game registers its own beside them)
+reasons(
+    hand_over="the hand is over: nobody is to act",
+    not_over="the hand is not over yet",
+    no_hint="a hint is given only during play, to the seat to act",
+    not_text="an action is text, not {type}",
+    empty_action="empty action: type the cards to play, or pass",
+    no_argument="{word} takes no argument",
+    needs_card="{word} needs the cards it names, e.g. '{word} {example}'",
+    not_a_decision="{action} is not a decision of this step ({step})",
+    not_open="you cannot {action} now ({step}); choose one of: {choices}",
+    must_lead="you lead this trick: play something, you cannot {action}",
+    not_in_hand="you do not hold {cards}",
+    empty_play="a play needs at least one card",
+    not_a_play="{cards} is not a play",
+    does_not_beat="{play} does not beat {beaten}",
+    wrong_count="{play} has {got} cards: the play to answer has {count}",
+    nothing_beats="nothing beats {beaten}",
+    bad_seat="there is no seat {seat}",
+    bad_option="option {option} is not allowed as given",
+    bad_deal="the deal given is not possible",
+    bad_argument="a value given is not allowed",
+    match_over="the match is over",
+)
 
 
 class Action:
@@ -110,7 +135,7 @@ class Game(ABC):
     def scores(self) -> tuple[int, ...]:
         """Points per seat for the finished hand; they sum to 0."""
         if self._scores is None:
-            raise IllegalAction("the hand is not over yet: there are no scores")
+            raise IllegalAction("the hand is not over yet: there are no scores", code="not_over")
         return self._scores
 
     @abstractmethod
@@ -131,7 +156,7 @@ class Game(ABC):
         Raises :class:`paiju.IllegalAction` with the reason; the game is then unchanged.
         """
         if self.to_act is None:
-            raise IllegalAction("the hand is over: nobody is to act")
+            raise IllegalAction("the hand is over: nobody is to act", code="hand_over")
         if isinstance(action, str):
             action = self.parse_action(action)
         self._check(action)

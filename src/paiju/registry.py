@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
 from paiju.game import Game
 from paiju.match import Match
 from paiju.versions import RECORD_VERSION, upgrade_options
@@ -14,19 +14,21 @@ from paiju.versions import RECORD_VERSION, upgrade_options
 GAMES: tuple[str, ...] = ("baohuang", "shengji", "shuangkou")
 
 
+reasons(unknown_game="there is no game {game} here")
+
 _CLASSES = {"baohuang": "Baohuang", "shengji": "Shengji", "shuangkou": "Shuangkou"}
 
 
 def game_class(name: str) -> type[Game]:
     """The class implementing game ``name`` (the package ``paiju.<name>``)."""
     if name not in GAMES:
-        raise IllegalAction(f"unknown game {name!r}; games are {', '.join(GAMES)}")
+        raise IllegalAction(f"unknown game {name!r}; games are {', '.join(GAMES)}", code="unknown_game", game=str(name))
     try:
         module = importlib.import_module(f"paiju.{name}")
     except ModuleNotFoundError as e:
         if e.name != f"paiju.{name}":
             raise
-        raise IllegalAction(f"the {name} engine is not written yet") from None
+        raise IllegalAction(f"the {name} engine is not written yet", code="unknown_game", game=name) from None
     cls: type[Game] = getattr(module, _CLASSES[name])
     return cls
 
@@ -52,7 +54,7 @@ def replay(record: dict[str, Any]) -> Game:
         options = dict(record.get("options") or {})
         actions = record["actions"]
     except (KeyError, TypeError) as e:
-        raise IllegalAction(f"not a paiju game record: missing {e}") from e
+        raise IllegalAction(f"not a paiju game record: missing {e}", code="bad_record") from e
     # an older record is replayed with the option values that give its rules their old
     # meaning (paiju.versions); a record without a version is read as of today
     options = upgrade_options(name, options, record.get("version", RECORD_VERSION))
@@ -61,7 +63,7 @@ def replay(record: dict[str, Any]) -> Game:
         try:
             game.apply(text)
         except IllegalAction as e:
-            raise IllegalAction(f"record action {i + 1} ({text!r}) is illegal: {e}") from e
+            raise IllegalAction(f"record action {i + 1} ({text!r}) is illegal: {e}", code="bad_record") from e
     return game
 
 

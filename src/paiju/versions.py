@@ -31,7 +31,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
+
+reasons(bad_record="this is not a game record paiju can read")
 
 RECORD_VERSION = 2
 """The version of the records this paiju writes (``record()["version"]``)."""
@@ -40,7 +42,9 @@ RECORD_VERSION = 2
 def upgrade_options(game: str, options: dict[str, Any], version: int) -> dict[str, Any]:
     """The options that replay a hand of ``game`` recorded at ``version`` as it was played."""
     if not isinstance(version, int) or not 1 <= version <= RECORD_VERSION:
-        raise IllegalAction(f"record version {version!r} is not one this paiju reads (1 to {RECORD_VERSION})")
+        raise IllegalAction(
+            f"record version {version!r} is not one this paiju reads (1 to {RECORD_VERSION})", code="bad_record"
+        )
     out = dict(options)
     if version < 2:
         if game == "shengji" and out.get("kitty_multiplier", "pairs_power") == "pairs_power":

@@ -11,7 +11,7 @@ package is their reference implementation.
 from paiju.baohuang.game import PLACE_NAMES, Baohuang, LeadPlays, deck_cards
 from paiju.baohuang.options import PRESETS, describe_options, resolve_options
 from paiju.baohuang.plays import YIELD, Declare, Play, Yield, beats, parse_play
-from paiju.baohuang.policy import hint, hosted_action
+from paiju.baohuang.policy import hint, hints, hosted_action
 from paiju.baohuang.scoring import hand_scores, tribute_plan
 from paiju.game import PASS, Pass
 
@@ -31,6 +31,7 @@ __all__ = [
     "describe_options",
     "hand_scores",
     "hint",
+    "hints",
     "hosted_action",
     "parse_play",
     "resolve_options",

@@ -48,10 +48,19 @@ from paiju.baohuang.plays import (
 )
 from paiju.baohuang.scoring import hand_scores, tribute_count, tribute_plan
 from paiju.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, format_cards, packs, parse_cards
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
 from paiju.game import PASS, Game, Pass, new_seed
 
 NUM_SEATS = 5
+
+reasons(
+    no_yield="yielding (让牌) is not allowed in this room",
+    already_yielded="you already yielded this circle: play or pass",
+    reveals_nothing="{card} in this play reveals nothing: you do not hold a hidden role card",
+    not_part_of_play="{card} is not part of {play}",
+    needs_role_card="{play} needs your {card}: write it as {written}",
+    hold_rank_last="憋{rank}: you may play {rank}s only in the play that empties your hand",
+)
 PLACE_NAMES = ("头客", "二客", "三客", "二落", "大落")
 EMPEROR_CARD = Card(BIG_JOKER, None, True)
 GUARD_CARD = Card(SMALL_JOKER, None, True)
@@ -111,7 +120,7 @@ class Baohuang(Game):
     # ------------------------------------------------------------------ dealing
     def _explicit_deal(self, deal: Any) -> list[list[Card]]:
         if len(deal) != NUM_SEATS:
-            raise IllegalAction(f"a Baohuang deal has {NUM_SEATS} hands, not {len(deal)}")
+            raise IllegalAction(f"a Baohuang deal has {NUM_SEATS} hands, not {len(deal)}", code="bad_deal")
         hands = [parse_cards(h) for h in deal]
         pool = Counter(deck_cards(self.options["deck"]))
         out: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
@@ -126,7 +135,9 @@ class Baohuang(Game):
                     continue
                 plain = c.unmarked()
                 if pool[plain] <= 0:
-                    raise IllegalAction(f"the deal holds more {plain} than the {self.options['deck']} deck has")
+                    raise IllegalAction(
+                        f"the deal holds more {plain} than the {self.options['deck']} deck has", code="bad_deal"
+                    )
                 pool[plain] -= 1
                 out[seat].append(c)
         for seat, c in bare:  # a bare rank takes any suit still in the deck
@@ -136,11 +147,11 @@ class Baohuang(Game):
                     out[seat].append(Card(c.rank, suit))
                     break
             else:
-                raise IllegalAction(f"the deal holds more {c.rank_text} than the deck has")
+                raise IllegalAction(f"the deal holds more {c.rank_text} than the deck has", code="bad_deal")
         if marks[BIG_JOKER] > 1 or marks[SMALL_JOKER] > 1:
-            raise IllegalAction("a deal may mark only one BJ* (emperor card) and one SJ* (guard card)")
+            raise IllegalAction("a deal may mark only one BJ* (emperor card) and one SJ* (guard card)", code="bad_deal")
         if marks[SMALL_JOKER] and self._call:
-            raise IllegalAction("SJ* (the guard card) exists only with a fixed guard (guard=card)")
+            raise IllegalAction("SJ* (the guard card) exists only with a fixed guard (guard=card)", code="bad_deal")
         self._mark_first(out, BIG_JOKER, marks[BIG_JOKER], "emperor card BJ*")
         if not self._call:
             self._mark_first(out, SMALL_JOKER, marks[SMALL_JOKER], "guard card SJ*")
@@ -157,7 +168,7 @@ class Baohuang(Game):
                 if c.rank == rank:
                     hand[i] = Card(rank, None, True)
                     return
-        raise IllegalAction(f"the deal has no joker to be the {what}")
+        raise IllegalAction(f"the deal has no joker to be the {what}", code="bad_deal")
 
     def _random_deal(self) -> list[list[Card]]:
         cards = deck_cards(self.options["deck"])
@@ -218,6 +229,7 @@ class Baohuang(Game):
         self.trick: list[tuple[int, str]] = []
         self._scores: tuple[int, ...] | None = None
         self.next_tribute: dict[str, Any] | None = None  # Qingdao tribute this hand produced
+        self._score_detail: dict[str, Any] | None = None  # the over view's score_detail
         self._to_act: int | None = self._holder
         self._event(event="deal", number=self.deals)
         if self.options["tribute"] and self.options["tribute_due"]:
@@ -383,7 +395,9 @@ class Baohuang(Game):
     # ------------------------------------------------------------------ parsing
     def parse_action(self, text: str) -> Any:
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text, not {type(text).__name__}")
+            raise IllegalAction(
+                f"an action is text, not {type(text).__name__}", code="not_text", type=type(text).__name__
+            )
         t = " ".join(text.strip().split())
         low = t.lower()
         if low in ("pass", "p"):
@@ -402,15 +416,17 @@ class Baohuang(Game):
             "no",
         ):
             if arg:
-                raise IllegalAction(f"{word} takes no argument")
+                raise IllegalAction(f"{word} takes no argument", code="no_argument", word=word)
             return Declare(word.lower())
         if word.lower() in ("call", "take"):
             card = Card.parse(arg) if arg else None
             if card is None:
-                raise IllegalAction(f"{word} needs a card, e.g. '{word} Ah'")
+                raise IllegalAction(
+                    f"{word} needs a card, e.g. '{word} Ah'", code="needs_card", word=word, example="Ah"
+                )
             return Declare(word.lower(), str(card))
         if not t:
-            raise IllegalAction("empty action: type cards to play (e.g. 'SJ 777') or 'pass'")
+            raise IllegalAction("empty action: type cards to play (e.g. 'SJ 777') or 'pass'", code="empty_action")
         return self._parse_play(t)
 
     def _parse_play(self, text: str) -> Play:
@@ -424,7 +440,8 @@ class Baohuang(Game):
         hand = Counter(self.hand(seat)) if named else Counter()
         for c, n in named.items():
             if hand[c] < n:
-                raise IllegalAction(f"you do not hold {n} × {c}" if n > 1 else f"you do not hold {c}")
+                text = f"{n} × {c}" if n > 1 else str(c)
+                raise IllegalAction(f"you do not hold {text}", code="not_in_hand", cards=format_cards([c] * n))
             if self._reveal_seat == seat and c == self._reveal_card:
                 reveal = c
         if reveal is None and self._reveal_seat == seat and not self._can_exclude(seat, play):
@@ -448,50 +465,80 @@ class Baohuang(Game):
         assert seat is not None
         if self._step == "play":
             problem = self._play_problem(seat, action)
-            if problem:
-                raise IllegalAction(problem)
+            if problem is not None:
+                raise problem
             return
         if not isinstance(action, Declare):
             raise IllegalAction(
                 f"{action} is not a decision of this step ({self._step}); "
-                f"choose one of: {', '.join(map(str, self.legal_actions()))}"
+                f"choose one of: {', '.join(map(str, self.legal_actions()))}",
+                code="not_a_decision",
+                action=str(action),
+                step=self._step,
             )
         legal = self._declarations(seat)
         if action not in legal:
+            choices = ", ".join(map(str, legal))
             raise IllegalAction(
-                f"seat {seat} cannot {action} now ({self._step}); choose one of: {', '.join(map(str, legal))}"
+                f"seat {seat} cannot {action} now ({self._step}); choose one of: {choices}",
+                code="not_open",
+                action=str(action),
+                step=self._step,
+                choices=choices,
             )
 
-    def _play_problem(self, seat: int, a: Any) -> str | None:
-        """Why ``seat`` may not take play-phase action ``a`` now; None when it may."""
+    def _play_problem(self, seat: int, a: Any) -> IllegalAction | None:
+        """Why ``seat`` may not take play-phase action ``a`` now (the error to raise); None when it may."""
         leading = self._last is None
         if isinstance(a, Pass):
-            return "you lead this trick: play something, you cannot pass" if leading else None
+            if leading:
+                return IllegalAction("you lead this trick: play something, you cannot pass", "must_lead", action="pass")
+            return None
         if isinstance(a, Yield):
             if not self._yield:
-                return "yielding (让牌) is not allowed in this room"
+                return IllegalAction("yielding (让牌) is not allowed in this room", "no_yield")
             if leading:
-                return "you lead this trick: play something, you cannot yield"
-            return "you already yielded this circle: play or pass" if self._second else None
+                return IllegalAction(
+                    "you lead this trick: play something, you cannot yield", "must_lead", action="yield"
+                )
+            return (
+                IllegalAction("you already yielded this circle: play or pass", "already_yielded")
+                if self._second
+                else None
+            )
         if not isinstance(a, Play):
-            return f"{a} is not a play; during play type cards (e.g. 'SJ 777') or 'pass'"
+            return IllegalAction(
+                f"{a} is not a play; during play type cards (e.g. 'SJ 777') or 'pass'",
+                "not_a_decision",
+                action=str(a),
+                step=self._step,
+            )
         if a.small < 0 or a.big < 0 or a.n < 0 or a.size == 0 or (a.n and not 0 <= a.rank <= 12):
-            return f"{a!r} is not a play"
+            return IllegalAction(f"{a!r} is not a play", "not_a_play", cards=repr(a))
         c = self._counts[seat]
         if a.big > c[BJ] or a.small > c[SJ] or (a.n and a.n > c[a.rank]):
-            return f"you do not hold {a}"
+            return IllegalAction(f"you do not hold {a}", "not_in_hand", cards=str(a))
         rc = a.reveal
         if rc is not None:
             if seat != self._reveal_seat or rc != self._reveal_card:
-                return f"{rc} in this play reveals nothing: you do not hold a hidden role card"
+                text = f"{rc} in this play reveals nothing: you do not hold a hidden role card"
+                return IllegalAction(text, "reveals_nothing", card=str(rc))
             if (rc.rank == SMALL_JOKER and not a.small) or (not rc.is_joker and a.rank != strength(rc)):
-                return f"{rc} is not part of {a}"
+                return IllegalAction(f"{rc} is not part of {a}", "not_part_of_play", card=str(rc), play=str(a))
         elif seat == self._reveal_seat and not self._can_exclude(seat, a):
-            return f"{a} needs your {self._reveal_card}: write it as {a._replace(reveal=self._reveal_card)}"
+            card, written = str(self._reveal_card), str(a._replace(reveal=self._reveal_card))
+            return IllegalAction(
+                f"{a} needs your {card}: write it as {written}",
+                "needs_role_card",
+                play=str(a),
+                card=card,
+                written=written,
+            )
         held = self._held
         if held >= 0 and a.n and a.rank == held and a.size != self._sizes[seat]:
-            return (
-                f"憋{STRENGTH_TEXT[held]}: you may play {STRENGTH_TEXT[held]}s only in the play that empties your hand"
+            rank = STRENGTH_TEXT[held]
+            return IllegalAction(
+                f"憋{rank}: you may play {rank}s only in the play that empties your hand", "hold_rank_last", rank=rank
             )
         if not leading:
             assert self._last is not None
@@ -929,13 +976,50 @@ class Baohuang(Game):
         self._scores = tuple(
             res["emperor"] if s == emp else res["guard"] if s == guard else res["rebel"] for s in range(NUM_SEATS)
         )
+        self._score_detail = self._explain_scores(place[emp], None if guard is None else place[guard], plan)
         self._event(event="over", scores=list(self._scores), places=order)
+
+    def _explain_scores(
+        self, emperor_place: int, guard_place: int | None, plan: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """The over view's ``score_detail``: each seat scores share × base × multiplier."""
+        solo = self.solo
+        if solo is None:
+            assert guard_place is not None
+            kind, base = "pair", 6 - (emperor_place + guard_place)
+        elif solo == "open":
+            kind, base = "open_solo", 6 if emperor_place == 1 else -6
+        else:
+            kind, base = "hidden_solo", 3 if emperor_place == 1 else 0 if emperor_place == 2 else -3
+        factors: list[dict[str, Any]] = [{"name": "open_guard", "factor": 2}] if self.open_guard else []
+        if self.rebellion:
+            factors.append({"name": "rebellion", "factor": 2})
+        factors += [{"name": "kick", "factor": 2}] * self.kicks
+        cards = tribute_count(plan)
+        if cards:
+            factors.append({"name": "tribute", "factor": 2 * cards})
+        split = bool(self.kicks) and solo is None  # 踢: the emperor side shares 3 × base equally
+        shares = (
+            {"emperor": 1.5, "guard": 1.5} if split else {"emperor": 2, "guard": 1} if solo is None else {"emperor": 4}
+        )
+        multiplier = 1
+        for f in factors:
+            multiplier *= f["factor"]
+        return {
+            "kind": kind,
+            "base": base,
+            "factors": factors,
+            "multiplier": multiplier,
+            "places": {"emperor": emperor_place, "guard": guard_place},
+            "kick_split": split,
+            "shares": {**shares, "rebel": -1},
+        }
 
     # ------------------------------------------------------------------ match support
     def next_hand_options(self) -> dict[str, Any]:
         """Options the next hand of a match inherits: deal start and Qingdao tribute."""
         if self._step != "over":
-            raise IllegalAction("the hand is not over yet")
+            raise IllegalAction("the hand is not over yet", code="not_over")
         o = {k: v for k, v in self.options.items() if k not in ("first_seat", "tribute_due")}
         o["first_seat"] = self.finished[0] if o["deal_start"] == "first_finisher" else self.emperor
         o["tribute_due"] = self.next_tribute
@@ -993,7 +1077,19 @@ class Baohuang(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator): own cards, everyone's card
         counts, every action and play so far, public roles — never another seat's cards,
-        never a hidden guard or hidden solo before the rules reveal it."""
+        never a hidden guard or hidden solo before the rules reveal it.
+
+        In the ``call`` step the emperor's own view has ``solo_calls``: the calls (action
+        text) of a card he holds every copy of — such a call makes him play 暗独 alone.
+
+        When the hand is over: ``scores``, ``places`` (seats in finishing order),
+        ``hands_left`` (per seat, the card texts still held — public at the end) and
+        ``score_detail`` = ``{"kind": "pair" | "open_solo" | "hidden_solo", "base": n,
+        "factors": [{"name": "open_guard" | "rebellion" | "kick" | "tribute", "factor": n}],
+        "multiplier": product of the factors, "places": {"emperor": p, "guard": p | None},
+        "kick_split": bool, "shares": {"emperor": s, "guard": s, "rebel": -1}}`` — each
+        seat scores its role's share × base × multiplier (a pair 2 : 1, a solo 4, a kick
+        1.5 : 1.5; every rebel −1)."""
         over = self._step == "over"
         emp = self.emperor
         guard: int | None = None
@@ -1058,6 +1154,13 @@ class Baohuang(Game):
         if over:
             v["scores"] = list(self.scores)
             v["places"] = self.places()
+            v["hands_left"] = [[str(c) for c in self.hand(s)] for s in range(NUM_SEATS)]
+            v["score_detail"] = self._score_detail
+        elif self._step == "call" and seat is not None and seat == emp:
+            cnt = self._suited_counts(seat)
+            v["solo_calls"] = [
+                str(a) for a in self._call_options(seat) if cnt[Card.parse(a.arg)] >= self._copies(Card.parse(a.arg))
+            ]
         return v
 
 

@@ -111,35 +111,57 @@ OPTION_NAMES = ("variant", *PRESETS["standard"], *COMMON)
 def resolve_options(variant: str = "standard", **overrides: Any) -> dict[str, Any]:
     """All options of a room: the preset's toggles, then the overrides, validated."""
     if variant not in PRESETS:
-        raise IllegalAction(f"unknown Baohuang variant {variant!r}; choose one of {', '.join(PRESETS)}")
+        raise IllegalAction(
+            f"unknown Baohuang variant {variant!r}; choose one of {', '.join(PRESETS)}",
+            code="bad_option",
+            option="variant",
+        )
     unknown = set(overrides) - set(OPTION_NAMES)
     if unknown:
         raise IllegalAction(
-            f"unknown Baohuang option(s) {', '.join(sorted(unknown))}; options are {', '.join(OPTION_NAMES)}"
+            f"unknown Baohuang option(s) {', '.join(sorted(unknown))}; options are {', '.join(OPTION_NAMES)}",
+            code="bad_option",
+            option=", ".join(sorted(unknown)),
         )
     opts: dict[str, Any] = {"variant": variant, **PRESETS[variant], **COMMON}
     opts.update({k: v for k, v in overrides.items()})
     for name, allowed in CHOICES.items():
         if opts[name] not in allowed:
-            raise IllegalAction(f"option {name}={opts[name]!r} is not one of {', '.join(map(str, allowed))}")
+            raise IllegalAction(
+                f"option {name}={opts[name]!r} is not one of {', '.join(map(str, allowed))}",
+                code="bad_option",
+                option=name,
+            )
     for name in BOOLEANS:
         if not isinstance(opts[name], bool):
-            raise IllegalAction(f"option {name} must be true or false, not {opts[name]!r}")
+            raise IllegalAction(
+                f"option {name} must be true or false, not {opts[name]!r}", code="bad_option", option=name
+            )
     if opts["yield_turn"]:
         opts["pass_is_final"] = True  # 让牌 makes a pass final
     if opts["guard"] == "call" and opts["abdication"] in ("standard", "weihai"):
-        raise IllegalAction(f"abdication={opts['abdication']} needs guard=card (a fixed guard card)")
+        raise IllegalAction(
+            f"abdication={opts['abdication']} needs guard=card (a fixed guard card)",
+            code="bad_option",
+            option="abdication",
+        )
     if opts["guard"] == "card" and opts["abdication"] in ("classic", "qingdao"):
-        raise IllegalAction(f"abdication={opts['abdication']} needs guard=call (the emperor calls a guard)")
+        raise IllegalAction(
+            f"abdication={opts['abdication']} needs guard=call (the emperor calls a guard)",
+            code="bad_option",
+            option="abdication",
+        )
     if not isinstance(opts["first_seat"], int) or not 0 <= opts["first_seat"] < 5:
-        raise IllegalAction("first_seat must be a seat 0-4")
+        raise IllegalAction("first_seat must be a seat 0-4", code="bad_option", option="first_seat")
     if not isinstance(opts["leave_penalty"], int) or opts["leave_penalty"] < 0:
-        raise IllegalAction("leave_penalty must be a non-negative number of points")
+        raise IllegalAction(
+            "leave_penalty must be a non-negative number of points", code="bad_option", option="leave_penalty"
+        )
     from paiju.baohuang.plays import strength_of_text
 
     held = strength_of_text(str(opts["hold_rank"]))
     if held > 12:
-        raise IllegalAction("hold_rank must be an ordinary rank, not a joker")
+        raise IllegalAction("hold_rank must be an ordinary rank, not a joker", code="bad_option", option="hold_rank")
     return opts
 
 

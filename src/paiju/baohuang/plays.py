@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from paiju.cards import BIG_JOKER, RANKS, SMALL_JOKER, Card, parse_cards
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
 from paiju.game import Action
 
 SJ = 13
@@ -25,6 +25,11 @@ ORDINARY = range(13)
 """Strength indices of the ordinary ranks 3 … 2."""
 
 STRENGTH_TEXT = [*"3456789TJQKA", "2", "SJ", "BJ"]
+
+reasons(
+    not_a_rank="{text} is not a rank",
+    mixed_ranks="{cards} is not a play: besides jokers a play is cards of one rank",
+)
 
 
 def strength(card: Card) -> int:
@@ -57,7 +62,7 @@ def strength_of_text(text: str) -> int:
         t = "T"
     if t in STRENGTH_TEXT:
         return STRENGTH_TEXT.index(t)
-    raise IllegalAction(f"{text!r} is not a rank ({' '.join(RANKS)}, SJ, BJ)")
+    raise IllegalAction(f"{text!r} is not a rank ({' '.join(RANKS)}, SJ, BJ)", code="not_a_rank", text=text)
 
 
 class Play(NamedTuple):
@@ -140,7 +145,7 @@ def composition(cards: list[Card]) -> Play:
     'SJ 777'
     """
     if not cards:
-        raise IllegalAction("a play needs at least one card")
+        raise IllegalAction("a play needs at least one card", code="empty_play")
     small = big = 0
     rank = -1
     count = 0
@@ -154,10 +159,13 @@ def composition(cards: list[Card]) -> Play:
             rank = s
             count += 1
         else:
+            written = " ".join(str(c) for c in cards)
             raise IllegalAction(
-                f"{' '.join(str(c) for c in cards)} is not a play: besides jokers a play is "
+                f"{written} is not a play: besides jokers a play is "
                 f"cards of one rank ({STRENGTH_TEXT[rank]} and {STRENGTH_TEXT[s]} differ; "
-                "no straights, and a 2 cannot stand in for another rank)"
+                "no straights, and a 2 cannot stand in for another rank)",
+                code="mixed_ranks",
+                cards=written,
             )
     return Play(rank, count, small, big)
 
@@ -216,11 +224,18 @@ def beats(new: str, old: str, kao: bool = False) -> bool:
     return play_beats(parse_play(new), parse_play(old), kao)
 
 
-def why_not_beats(new: Play, old: Play, kao: bool) -> str:
-    """The sentence explaining why ``new`` does not beat ``old``."""
+def why_not_beats(new: Play, old: Play, kao: bool) -> IllegalAction:
+    """The error explaining why ``new`` does not beat ``old``."""
     if old.big and not kao:
-        return f"nothing beats {old}: no card beats a big joker"
+        return IllegalAction(f"nothing beats {old}: no card beats a big joker", "nothing_beats", beaten=str(old))
     if not kao or not (old.small or old.big):
         if new.size != old.size:
-            return f"{new} does not beat {old}: a play must have as many cards as the play it beats ({old.size})"
-    return f"{new} does not beat {old}: each card must beat the card it faces"
+            return IllegalAction(
+                f"{new} does not beat {old}: a play must have as many cards as the play it beats ({old.size})",
+                "wrong_count",
+                play=str(new),
+                got=new.size,
+                count=old.size,
+            )
+    text = f"{new} does not beat {old}: each card must beat the card it faces"
+    return IllegalAction(text, "does_not_beat", play=str(new), beaten=str(old))

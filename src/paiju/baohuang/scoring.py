@@ -19,7 +19,7 @@ from paiju.errors import IllegalAction
 
 def _check_place(name: str, place: int) -> None:
     if not isinstance(place, int) or not 1 <= place <= 5:
-        raise IllegalAction(f"{name} must be a finishing place 1-5, not {place!r}")
+        raise IllegalAction(f"{name} must be a finishing place 1-5, not {place!r}", code="bad_argument")
 
 
 def hand_scores(
@@ -50,27 +50,27 @@ def hand_scores(
     if rebellion:
         mult *= 2
     if kicks < 0:
-        raise IllegalAction("kicks cannot be negative")
+        raise IllegalAction("kicks cannot be negative", code="bad_argument")
     mult *= 2**kicks
     if tribute_cards < 0 or tribute_cards > 6:
-        raise IllegalAction("tribute_cards must be 0-6")
+        raise IllegalAction("tribute_cards must be 0-6", code="bad_argument")
     if tribute_cards:
         mult *= 2 * tribute_cards
     if solo is not None:
         if guard_place is not None:
-            raise IllegalAction("a solo emperor has no guard place")
+            raise IllegalAction("a solo emperor has no guard place", code="bad_argument")
         if solo == "open":
             rebel = -6 if emperor_place == 1 else 6
         elif solo == "hidden":
             rebel = -3 if emperor_place == 1 else 0 if emperor_place == 2 else 3
         else:
-            raise IllegalAction(f"solo must be None, 'open' or 'hidden', not {solo!r}")
+            raise IllegalAction(f"solo must be None, 'open' or 'hidden', not {solo!r}", code="bad_argument")
         return {"emperor": -4 * rebel * mult, "guard": 0, "rebel": rebel * mult}
     if guard_place is None:
-        raise IllegalAction("guard_place is needed when the emperor is not solo")
+        raise IllegalAction("guard_place is needed when the emperor is not solo", code="bad_argument")
     _check_place("guard_place", guard_place)
     if guard_place == emperor_place:
-        raise IllegalAction("emperor and guard cannot share a place")
+        raise IllegalAction("emperor and guard cannot share a place", code="bad_argument")
     g = 6 - (emperor_place + guard_place)
     if kicks:
         # kick split: rebels doubled (already in mult); the emperor side shares 3g equally

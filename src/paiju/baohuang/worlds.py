@@ -61,11 +61,16 @@ from typing import Any
 from paiju.baohuang.game import EMPEROR_CARD, GUARD_CARD, NUM_SEATS, Baohuang, _card_key, deck_cards
 from paiju.baohuang.plays import NUM_STRENGTHS, Play, composition, strength
 from paiju.cards import Card, parse_cards
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
+
+reasons(cannot_sample="no world can be sampled from this view")
 
 
 class CannotSample(IllegalAction):
     """The view describes a state this module cannot reconstruct."""
+
+    def __init__(self, message: str = "", code: str = "cannot_sample", **params: Any) -> None:
+        super().__init__(message, code, **params)
 
 
 GuardWeights = Callable[[Mapping[str, Any]], Mapping[int, float]]

@@ -12,7 +12,7 @@ from paiju.shengji.actions import NO, Declare, Play
 from paiju.shengji.game import Shengji, team_of
 from paiju.shengji.helpers import is_legal_follow, resolve_throw, trick_winner
 from paiju.shengji.options import describe_options, resolve_options
-from paiju.shengji.policy import hint, hosted_action
+from paiju.shengji.policy import bury_hint, hint, hints, hosted_action
 from paiju.shengji.scoring import kitty_multiplier, level_change
 from paiju.shengji.sequences import Combos, LeadPlays
 
@@ -23,8 +23,10 @@ __all__ = [
     "LeadPlays",
     "Play",
     "Shengji",
+    "bury_hint",
     "describe_options",
     "hint",
+    "hints",
     "hosted_action",
     "is_legal_follow",
     "kitty_multiplier",

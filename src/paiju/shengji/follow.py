@@ -13,10 +13,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from paiju.errors import IllegalAction, reasons
 from paiju.shengji.actions import Play
 from paiju.shengji.sequences import Combos
 from paiju.shengji.trump import ID_TEXT, SUIT_NAMES, TrumpOrder
 from paiju.shengji.units import TITANIC_FOLLOW, TRIPLE, TRIPLE_FOLLOW, counts_of, obligation
+
+reasons(
+    mixed_suits="a lead is cards of one suit (all trumps are one suit): this play mixes {suits}",
+    must_follow_suit="you still hold {suit}: follow the led suit",
+    must_follow_pair="you hold a pair of {suit}: you must follow the pair",
+    must_follow_tractor="you hold pairs of {suit}: you must play them to follow the tractor",
+    must_follow_best="you hold {held} of {suit}: follow the {unit} with the best you hold",
+)
+
+
+def not_held(need: dict[int, int], hand: list[int]) -> IllegalAction | None:
+    """The error for cards (``{card id: count}``) the hand does not hold, if any."""
+    for c, k in need.items():
+        if hand[c] < k:
+            text = f"{k} × {ID_TEXT[c]}" if k > 1 else ID_TEXT[c]
+            return IllegalAction(f"you do not hold {text}", "not_in_hand", cards=" ".join([ID_TEXT[c]] * k))
+    return None
 
 
 def suit_counts(hand: list[int], suit: int, t: TrumpOrder) -> dict[int, int]:
@@ -26,15 +44,16 @@ def suit_counts(hand: list[int], suit: int, t: TrumpOrder) -> dict[int, int]:
 
 def follow_problem(
     suit: int, shape: tuple[int, ...], n: int, hand: list[int], play: tuple[int, ...], t: TrumpOrder
-) -> str | None:
+) -> IllegalAction | None:
     """Why ``play`` (card ids) may not answer a lead of ``n`` cards of play-suit ``suit``
-    with units ``shape`` from ``hand`` (count vector); None when it may."""
+    with units ``shape`` from ``hand`` (count vector): the error to raise; None when it may."""
     if len(play) != n:
-        return f"play {n} card{'s' if n > 1 else ''}: the lead has {n}, not {len(play)}"
+        text = f"play {n} card{'s' if n > 1 else ''}: the lead has {n}, not {len(play)}"
+        return IllegalAction(text, "wrong_count", play=" ".join(ID_TEXT[c] for c in play), got=len(play), count=n)
     need = counts_of(play)
-    for c, k in need.items():
-        if hand[c] < k:
-            return f"you do not hold {k} × {ID_TEXT[c]}" if k > 1 else f"you do not hold {ID_TEXT[c]}"
+    missing = not_held(need, hand)
+    if missing is not None:
+        return missing
     mine = suit_counts(hand, suit, t)
     held = sum(mine.values())
     name = SUIT_NAMES[suit]
@@ -43,10 +62,12 @@ def follow_problem(
     played = sum(in_suit.values())
     if held < n:
         if played < held:
-            return f"you hold {held} {name}: play all of them before other cards (follow the led suit)"
+            text = f"you hold {held} {name}: play all of them before other cards (follow the led suit)"
+            return IllegalAction(text, "must_follow_suit", suit=name)
         return None
     if played < n:
-        return f"you still hold {name}: follow the led suit with {n} card{'s' if n > 1 else ''}"
+        text = f"you still hold {name}: follow the led suit with {n} card{'s' if n > 1 else ''}"
+        return IllegalAction(text, "must_follow_suit", suit=name)
     if not shape or shape[0] == 0:
         return None
     must = obligation(mine, shape, t)
@@ -55,16 +76,21 @@ def follow_problem(
         return None
     for (tm, pm), (tg, pg), k in zip(must, got, shape):
         if (tg, pg) < (tm, pm):
-            if k > TRIPLE + 1:
-                return f"you hold {TITANIC_FOLLOW[pm]} of {name}: follow the 泰坦尼克 with the best you hold"
-            if k == TRIPLE + 1:
-                return f"you hold {TRIPLE_FOLLOW[pm]} of {name}: follow the triple with the best you hold"
+            if k > TRIPLE:
+                held_text, unit = (TITANIC_FOLLOW[pm], "泰坦尼克") if k > TRIPLE + 1 else (TRIPLE_FOLLOW[pm], "triple")
+                text = f"you hold {held_text} of {name}: follow the {unit} with the best you hold"
+                return IllegalAction(text, "must_follow_best", held=held_text, suit=name, unit=unit)
             if k == 1:
-                return f"you hold a pair of {name}: you must follow the pair"
+                return IllegalAction(
+                    f"you hold a pair of {name}: you must follow the pair", "must_follow_pair", suit=name
+                )
             if tm:
-                return f"you hold a tractor of {k} pairs of {name}: you must follow the tractor"
-            return f"you hold {pm} pair{'s' if pm > 1 else ''} of {name}: you must play them to follow the tractor"
-    return "your play does not follow the lead's pairs and tractors"  # pragma: no cover
+                text = f"you hold a tractor of {k} pairs of {name}: you must follow the tractor"
+            else:
+                text = f"you hold {pm} pair{'s' if pm > 1 else ''} of {name}: you must play them to follow the tractor"
+            return IllegalAction(text, "must_follow_tractor", suit=name)
+    text = "your play does not follow the lead's pairs and tractors"  # pragma: no cover
+    return IllegalAction(text, "must_follow_tractor", suit=name)  # pragma: no cover
 
 
 def legal_follows(suit: int, shape: tuple[int, ...], n: int, hand: list[int], t: TrumpOrder) -> Sequence[Play]:

@@ -43,13 +43,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from paiju.cards import SUITS, Card, packs, parse_cards
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
 from paiju.game import Game, new_seed
 from paiju.shengji.actions import NO, Declare, Play, make_play
 from paiju.shengji.declare import Bid, strength
-from paiju.shengji.follow import follow_problem, legal_follows, suit_counts
+from paiju.shengji.follow import follow_problem, legal_follows, not_held, suit_counts
 from paiju.shengji.options import PACK_SIZES, ladder, resolve_options
-from paiju.shengji.scoring import climb, last_trick_multiplier, level_change
+from paiju.shengji.scoring import climb, last_trick_multiplier, level_change, step_points
 from paiju.shengji.sequences import LeadPlays
 from paiju.shengji.throw import failed_unit
 from paiju.shengji.trick import winning_index
@@ -73,6 +73,15 @@ from paiju.shengji.trump import (
 from paiju.shengji.units import counts_of, decompose, shape_of
 
 NUM_SEATS = 4
+
+reasons(
+    bury_one="bury one card at a time",
+    bad_declaration="{cards} is not a declaration",
+    wrong_level="{cards} is not a declaration: the level is {level}",
+    single_joker="a single joker declares nothing",
+    own_declaration="you may not overturn your own declaration (自反 is off): only reinforce it",
+    weak_declaration="{cards} does not beat the declaration standing",
+)
 MAX_LISTED = 300
 """``view`` lists the legal actions of the seat to act when there are at most this many."""
 
@@ -157,25 +166,28 @@ class Shengji(Game):
         if len(deal) == NUM_SEATS + 1 and kitty is None:
             deal, kitty = deal[:NUM_SEATS], deal[NUM_SEATS]
         if len(deal) != NUM_SEATS:
-            raise IllegalAction(f"a Shengji deal has {NUM_SEATS} hands (and kitty=...), not {len(deal)}")
+            raise IllegalAction(
+                f"a Shengji deal has {NUM_SEATS} hands (and kitty=...), not {len(deal)}", code="bad_deal"
+            )
         pool = counts_of(self._cid(c) for c in packs(self.decks))
         hands: list[list[int]] = []
         for seat, h in enumerate(deal):
             ids = [self._cid(c) for c in parse_cards(h)]
             if len(ids) != self.hand_size:
                 raise IllegalAction(
-                    f"seat {seat} is dealt {len(ids)} cards; with {self.decks} pack(s) each gets {self.hand_size}"
+                    f"seat {seat} is dealt {len(ids)} cards; with {self.decks} pack(s) each gets {self.hand_size}",
+                    code="bad_deal",
                 )
             hands.append(ids)
         given = [c for h in hands for c in h]
         if kitty is not None:
             kitty_ids = [self._cid(c) for c in parse_cards(kitty)]
             if len(kitty_ids) != self.kitty_size:
-                raise IllegalAction(f"the kitty has {self.kitty_size} cards, not {len(kitty_ids)}")
+                raise IllegalAction(f"the kitty has {self.kitty_size} cards, not {len(kitty_ids)}", code="bad_deal")
             given += kitty_ids
         for c in given:
             if pool.get(c, 0) <= 0:
-                raise IllegalAction(f"the deal holds more {ID_TEXT[c]} than {self.decks} pack(s) have")
+                raise IllegalAction(f"the deal holds more {ID_TEXT[c]} than {self.decks} pack(s) have", code="bad_deal")
             pool[c] -= 1
         if kitty is None:  # the cards left over, in an order drawn from the seed
             kitty_ids = [c for c in sorted(pool) for _ in range(pool[c])]
@@ -272,26 +284,35 @@ class Shengji(Game):
     # ------------------------------------------------------------------ parsing
     def parse_action(self, text: str) -> Any:
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text, not {type(text).__name__}")
+            raise IllegalAction(
+                f"an action is text, not {type(text).__name__}", code="not_text", type=type(text).__name__
+            )
         t = " ".join(text.strip().split())
         word, _, arg = t.partition(" ")
         low = word.lower()
         if low == "no":
             if arg:
-                raise IllegalAction("no takes no argument")
+                raise IllegalAction("no takes no argument", code="no_argument", word="no")
             return NO
         if low == "declare":
             ids = sorted(self._cid(c) for c in parse_cards(arg))
             if not ids:
-                raise IllegalAction("declare needs the cards shown, e.g. 'declare Th' or 'declare SJ SJ'")
+                raise IllegalAction(
+                    "declare needs the cards shown, e.g. 'declare Th' or 'declare SJ SJ'",
+                    code="needs_card",
+                    word="declare",
+                    example="SJ SJ",
+                )
             return Declare("declare", " ".join(ID_TEXT[c] for c in ids))
         if low == "bury":
             cards = parse_cards(arg)
             if len(cards) != 1:
-                raise IllegalAction("bury one card at a time, e.g. 'bury 7h'")
+                raise IllegalAction("bury one card at a time, e.g. 'bury 7h'", code="bury_one")
             return Declare("bury", ID_TEXT[self._cid(cards[0])])
         if not t:
-            raise IllegalAction("empty action: type cards to play (e.g. 'Ks Ks'), 'no', 'declare …' or 'bury …'")
+            raise IllegalAction(
+                "empty action: type cards to play (e.g. 'Ks Ks'), 'no', 'declare …' or 'bury …'", code="empty_action"
+            )
         return make_play([self._cid(c) for c in parse_cards(t)])
 
     # ------------------------------------------------------------------ checking
@@ -301,79 +322,112 @@ class Shengji(Game):
         step = self._step
         if step == "play":
             if not isinstance(action, Play):
-                raise IllegalAction(f"{action} is not a play: during play type cards, e.g. 'Ks Ks'")
+                raise IllegalAction(
+                    f"{action} is not a play: during play type cards, e.g. 'Ks Ks'",
+                    code="not_a_decision",
+                    action=str(action),
+                    step=step,
+                )
             problem = self._play_problem(seat, action.cards)
-            if problem:
-                raise IllegalAction(problem)
+            if problem is not None:
+                raise problem
             return
         if not isinstance(action, Declare):
             what = "'bury <card>'" if step == "bury" else "'no' or 'declare <cards>'"
-            raise IllegalAction(f"{action} is not a decision of the {step} phase: answer {what}")
+            raise IllegalAction(
+                f"{action} is not a decision of the {step} phase: answer {what}",
+                code="not_a_decision",
+                action=str(action),
+                step=step,
+            )
         if step == "deal" or step == "steal":
             if action == NO:
                 return
             if action.name != "declare":
                 when = "deal" if step == "deal" else "kitty steal 抢底 round"
-                raise IllegalAction(f"{action} is not a decision of the {when}: answer 'no' or 'declare <cards>'")
+                raise IllegalAction(
+                    f"{action} is not a decision of the {when}: answer 'no' or 'declare <cards>'",
+                    code="not_a_decision",
+                    action=str(action),
+                    step=step,
+                )
             legal = self._declarations(seat)
             if action not in legal:
-                raise IllegalAction(self._declare_problem(seat, action, legal))
+                raise self._declare_problem(seat, action, legal)
             return
         if action.name != "bury":
-            raise IllegalAction(f"{action} is not a decision now: the declarer buries cards, e.g. 'bury 7h'")
+            raise IllegalAction(
+                f"{action} is not a decision now: the declarer buries cards, e.g. 'bury 7h'",
+                code="not_a_decision",
+                action=str(action),
+                step=step,
+            )
         if not self._counts[seat][card_id(Card.parse(action.arg))]:
-            raise IllegalAction(f"you do not hold {action.arg}")
+            raise IllegalAction(f"you do not hold {action.arg}", code="not_in_hand", cards=action.arg)
 
-    def _declare_problem(self, seat: int, a: Declare, legal: list[Declare]) -> str:
+    def _declare_problem(self, seat: int, a: Declare, legal: list[Declare]) -> IllegalAction:
+        """Why the declaration ``a`` is not among ``legal``: the error to raise."""
         ids = [card_id(c) for c in parse_cards(a.arg)]
         cnt = self._counts[seat]
+        shown = a.arg
+        level_text = rank_text(self.level)
         if self.options["declare_with_joker"]:
             level = [c for c in ids if c not in (SJ_ID, BJ_ID)]
             if level and (len(ids) - len(level) != 1 or len(set(level)) != 1):
-                return (
-                    f"{a.arg} is not a declaration: with declare_with_joker show one joker plus level cards "
+                text = (
+                    f"{shown} is not a declaration: with declare_with_joker show one joker plus level cards "
                     "of one suit (or identical jokers for no-trump)"
                 )
+                return IllegalAction(text, "bad_declaration", cards=shown)
             if level and ID_RANK[level[0]] != self.level:
-                return f"{a.arg} is not a declaration: the level is {rank_text(self.level)}"
+                text = f"{shown} is not a declaration: the level is {level_text}"
+                return IllegalAction(text, "wrong_level", cards=shown, level=level_text)
             if not level and len(ids) == 1:
-                return "a single joker declares nothing: show it with a level card, or show a pair of identical jokers"
-            for c, k in counts_of(ids).items():
-                if cnt[c] < k:
-                    return f"you do not hold {a.arg}"
+                text = "a single joker declares nothing: show it with a level card, or show a pair of identical jokers"
+                return IllegalAction(text, "single_joker")
+            if any(cnt[c] < k for c, k in counts_of(ids).items()):
+                return IllegalAction(f"you do not hold {shown}", "not_in_hand", cards=shown)
             if level:
                 ids = level
         if len(set(ids)) != 1:
-            return f"{a.arg} is not a declaration: show identical level cards (or a joker pair)"
+            text = f"{shown} is not a declaration: show identical level cards (or a joker pair)"
+            return IllegalAction(text, "bad_declaration", cards=shown)
         c = ids[0]
         if c not in (SJ_ID, BJ_ID) and ID_RANK[c] != self.level:
-            return f"{a.arg} is not a declaration: the level is {rank_text(self.level)}"
+            text = f"{shown} is not a declaration: the level is {level_text}"
+            return IllegalAction(text, "wrong_level", cards=shown, level=level_text)
         if c in (SJ_ID, BJ_ID) and len(ids) < 2:
-            return "a single joker declares nothing: no-trump needs a pair of identical jokers"
+            text = "a single joker declares nothing: no-trump needs a pair of identical jokers"
+            return IllegalAction(text, "single_joker")
         if cnt[c] < len(ids):
-            return f"you do not hold {a.arg}"
+            return IllegalAction(f"you do not hold {shown}", "not_in_hand", cards=shown)
         bid = self._bid
         if bid is not None and bid.seat == seat and not self.options["self_overturn"]:
-            return "you may not overturn your own declaration (自反 is off): only reinforce it with more of its cards"
+            text = "you may not overturn your own declaration (自反 is off): only reinforce it with more of its cards"
+            return IllegalAction(text, "own_declaration")
         if not legal:
-            return "you have nothing that beats the declaration standing"
-        return f"{a.arg} does not beat the declaration standing: a declaration must be strictly stronger"
+            text = "you have nothing that beats the declaration standing"
+            return IllegalAction(text, "weak_declaration", cards=shown)
+        text = f"{shown} does not beat the declaration standing: a declaration must be strictly stronger"
+        return IllegalAction(text, "weak_declaration", cards=shown)
 
-    def _play_problem(self, seat: int, play: tuple[int, ...]) -> str | None:
+    def _play_problem(self, seat: int, play: tuple[int, ...]) -> IllegalAction | None:
+        """Why ``seat`` may not play ``play`` (card ids) now: the error to raise; None when it may."""
         t = self._t
         assert t is not None
         cnt = self._counts[seat]
         if not play:
-            return "a play needs at least one card"
+            return IllegalAction("a play needs at least one card", "empty_play")
         if self._trick:
             return follow_problem(self._lead_suit, self._lead_shape, self._lead_n, cnt, play, t)
-        for c, k in counts_of(play).items():
-            if cnt[c] < k:
-                return f"you do not hold {k} × {ID_TEXT[c]}" if k > 1 else f"you do not hold {ID_TEXT[c]}"
+        missing = not_held(counts_of(play), cnt)
+        if missing is not None:
+            return missing
         suits = {t.psuit[c] for c in play}
         if len(suits) > 1:
             names = " and ".join(SUIT_NAMES[s] for s in sorted(suits))
-            return f"a lead is cards of one suit (all trumps are one suit): this play mixes {names}"
+            text = f"a lead is cards of one suit (all trumps are one suit): this play mixes {names}"
+            return IllegalAction(text, "mixed_suits", suits=names)
         return None
 
     # ------------------------------------------------------------------ applying
@@ -592,10 +646,12 @@ class Shengji(Game):
     def next_hand_options(self) -> dict[str, Any]:
         """Options of the next hand of a match: the new team levels and declarer (§5)."""
         if self.result is None:
-            raise IllegalAction("the hand is not over yet")
+            raise IllegalAction("the hand is not over yet", code="not_over")
         if self.match_over:
             team = self.result["match_winner"]
-            raise IllegalAction(f"the match is over: team {team}+{team + 2} won at {self.options['win_at']}")
+            raise IllegalAction(
+                f"the match is over: team {team}+{team + 2} won at {self.options['win_at']}", code="match_over"
+            )
         o = dict(self.options)
         o["team_levels"] = list(self.result["team_levels"])
         o["declarer"] = self.result["next_declarer"]
@@ -629,7 +685,17 @@ class Shengji(Game):
         """What ``seat`` may know (``None``: a spectator): its own cards, every card count,
         the declarations shown, trump and levels, every trick played, the defenders'
         points; the declarer also sees the kitty he picked up and what he buried. At the
-        end the buried kitty is shown to all with its multiplier. Never another hand."""
+        end the buried kitty is shown to all with its multiplier. Never another hand.
+
+        When the hand is over: ``kitty`` (the buried cards), ``result`` (the details of
+        :meth:`_end_hand`), ``scores``, ``hands_left`` (per seat, the cards still held:
+        all empty) and ``score_detail`` = ``{"defender_points": n, "trick_points": n,
+        "penalty_points": n, "kitty_points": n, "kitty_multiplier": m, "kitty_counted": n,
+        "step": n, "take_over_at": n, "level_changes": {"team": t, "levels": n,
+        "declarers_hold": bool}}`` — the defenders' points are trick points + kitty counted
+        (kitty points × multiplier when they won the last trick, else 0) + penalties; from
+        ``take_over_at`` points they take over, and each ``step`` points more is a level
+        (:func:`~paiju.shengji.scoring.level_change`)."""
         over = self._step == "over"
         d = self.declarer
         v: dict[str, Any] = {
@@ -683,4 +749,22 @@ class Shengji(Game):
             v["kitty"] = [ID_TEXT[c] for c in self.buried]
             v["result"] = dict(self.result)
             v["scores"] = list(self.scores)
+            v["hands_left"] = [[str(c) for c in self.hand(s)] for s in range(NUM_SEATS)]
+            r = self.result
+            step = step_points(self.decks)
+            v["score_detail"] = {
+                "defender_points": r["defender_points"],
+                "trick_points": r["trick_points"],
+                "penalty_points": r["penalty_points"],
+                "kitty_points": r["kitty_points"],
+                "kitty_multiplier": r["kitty_multiplier"],
+                "kitty_counted": r["kitty_bonus"],
+                "step": step,
+                "take_over_at": 2 * step,
+                "level_changes": {
+                    "team": r["team_up"],
+                    "levels": r["levels_up"],
+                    "declarers_hold": r["declarers_hold"],
+                },
+            }
         return v

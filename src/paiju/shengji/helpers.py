@@ -43,12 +43,14 @@ def _ids(text: Any, o: dict[str, Any]) -> list[int]:
 def _lead(text: Any, t: TrumpOrder, o: dict[str, Any]) -> list[int]:
     ids = _ids(text, o)
     if not ids:
-        raise IllegalAction("a lead needs at least one card")
+        raise IllegalAction("a lead needs at least one card", code="empty_play")
     suits = {t.psuit[c] for c in ids}
     if len(suits) > 1:
+        names = " and ".join(SUIT_NAMES[s] for s in sorted(suits))
         raise IllegalAction(
-            f"{text} is not a lead: it mixes {' and '.join(SUIT_NAMES[s] for s in sorted(suits))} "
-            "(a lead is cards of one suit; all trumps are one suit)"
+            f"{text} is not a lead: it mixes {names} (a lead is cards of one suit; all trumps are one suit)",
+            code="mixed_suits",
+            suits=names,
         )
     return ids
 
@@ -60,12 +62,14 @@ def trick_winner(
     ``lead_seat`` (the lead first)."""
     t, o = _setup(trump_suit, level, options)
     if not plays:
-        raise IllegalAction("a trick needs at least the lead")
+        raise IllegalAction("a trick needs at least the lead", code="bad_argument")
     lead = _lead(plays[0], t, o)
     ids = [tuple(lead)] + [tuple(_ids(p, o)) for p in plays[1:]]
     for i, p in enumerate(ids):
         if len(p) != len(lead):
-            raise IllegalAction(f"play {i + 1} has {len(p)} cards; every play of a trick has {len(lead)}")
+            raise IllegalAction(
+                f"play {i + 1} has {len(p)} cards; every play of a trick has {len(lead)}", code="bad_argument"
+            )
     return (lead_seat + winning_index(ids, t, o["throw_evaluation"])) % 4
 
 

@@ -77,7 +77,11 @@ def ladder(levels: Any) -> list[int]:
     items = levels.replace(" ", "").split(",") if isinstance(levels, str) else list(levels)
     ranks = [rank_of_text(x) for x in items]
     if not ranks or ranks != sorted(set(ranks)):
-        raise IllegalAction(f"levels must be rising ranks without repeats, e.g. {COMPETITION_LEVELS}")
+        raise IllegalAction(
+            f"levels must be rising ranks without repeats, e.g. {COMPETITION_LEVELS}",
+            code="bad_option",
+            option="levels",
+        )
     return ranks
 
 
@@ -86,45 +90,71 @@ def resolve_options(**overrides: Any) -> dict[str, Any]:
     unknown = set(overrides) - set(DEFAULTS)
     if unknown:
         raise IllegalAction(
-            f"unknown Shengji option(s) {', '.join(sorted(unknown))}; options are {', '.join(DEFAULTS)}"
+            f"unknown Shengji option(s) {', '.join(sorted(unknown))}; options are {', '.join(DEFAULTS)}",
+            code="bad_option",
+            option=", ".join(sorted(unknown)),
         )
     o: dict[str, Any] = {**DEFAULTS, **overrides}
     if isinstance(o["decks"], str) and o["decks"].isdigit():
         o["decks"] = int(o["decks"])
     for name, allowed in CHOICES.items():
         if o[name] not in allowed:
-            raise IllegalAction(f"option {name}={o[name]!r} is not one of {', '.join(map(str, allowed))}")
+            raise IllegalAction(
+                f"option {name}={o[name]!r} is not one of {', '.join(map(str, allowed))}",
+                code="bad_option",
+                option=name,
+            )
     for name in BOOLEANS:
         if not isinstance(o[name], bool):
-            raise IllegalAction(f"option {name} must be true or false, not {o[name]!r}")
+            raise IllegalAction(f"option {name} must be true or false, not {o[name]!r}", code="bad_option", option=name)
     for name in NOT_YET:
         if o[name] is not False:
-            raise IllegalAction(f"option {name} is not supported by this engine yet")
+            raise IllegalAction(f"option {name} is not supported by this engine yet", code="bad_option", option=name)
     if o["two_colours"] and o["decks"] != 1:
-        raise IllegalAction("two_colours (black and red suits) is played with one pack: set decks to 1")
+        raise IllegalAction(
+            "two_colours (black and red suits) is played with one pack: set decks to 1",
+            code="bad_option",
+            option="two_colours",
+        )
     if o["triples"] and o["decks"] != 3:
-        raise IllegalAction("triples (三同张 and 泰坦尼克) are played with three packs: set decks to 3")
+        raise IllegalAction(
+            "triples (三同张 and 泰坦尼克) are played with three packs: set decks to 3",
+            code="bad_option",
+            option="triples",
+        )
     if not isinstance(o["throw_penalty"], int) or isinstance(o["throw_penalty"], bool) or o["throw_penalty"] < 0:
-        raise IllegalAction("throw_penalty must be a non-negative number of points")
+        raise IllegalAction(
+            "throw_penalty must be a non-negative number of points", code="bad_option", option="throw_penalty"
+        )
     rungs = ladder(o["levels"])
     if not isinstance(o["levels"], str):
         o["levels"] = ",".join(rank_text(r) for r in rungs)
     o["start_level"] = rank_text(rank_of_text(o["start_level"]))
     o["win_at"] = rank_text(rank_of_text(o["win_at"]))
     if rank_of_text(o["start_level"]) not in rungs:
-        raise IllegalAction(f"start_level {o['start_level']} is not one of the levels")
+        raise IllegalAction(
+            f"start_level {o['start_level']} is not one of the levels", code="bad_option", option="start_level"
+        )
     if o["team_levels"] is None:
         o["team_levels"] = [o["start_level"], o["start_level"]]
     else:
         tl = list(o["team_levels"])
         if len(tl) != 2:
-            raise IllegalAction("team_levels gives two levels: team 0+2, team 1+3")
+            raise IllegalAction(
+                "team_levels gives two levels: team 0+2, team 1+3", code="bad_option", option="team_levels"
+            )
         o["team_levels"] = [rank_text(rank_of_text(x)) for x in tl]
     d = o["declarer"]
     if d is not None and (not isinstance(d, int) or isinstance(d, bool) or not 0 <= d < 4):
-        raise IllegalAction("declarer must be a seat 0-3 (or None: decided by the declarations)")
+        raise IllegalAction(
+            "declarer must be a seat 0-3 (or None: decided by the declarations)", code="bad_option", option="declarer"
+        )
     if d is None and o["team_levels"][0] != o["team_levels"][1]:
-        raise IllegalAction("without a declarer the teams must be at one level (the hand's level is not known)")
+        raise IllegalAction(
+            "without a declarer the teams must be at one level (the hand's level is not known)",
+            code="bad_option",
+            option="team_levels",
+        )
     return o
 
 

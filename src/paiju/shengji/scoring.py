@@ -40,7 +40,7 @@ def level_change(points: int, decks: int = 2, table: str = "default") -> tuple[i
     if table == "competition":
         return (1, 2) if points * 4 < 15 * u else (1, 3)  # 120–145 → 2; 150+ → 3 (2 packs)
     if table != "default":
-        raise IllegalAction(f"unknown level_table {table!r}")
+        raise IllegalAction(f"unknown level_table {table!r}", code="bad_option", option="level_table")
     return (1, 1 + (points - 3 * u) // u)
 
 
@@ -77,7 +77,7 @@ def kitty_multiplier(
         if throw or pairs == 0:
             return 2
         return 4 if pairs == 1 else 8
-    raise IllegalAction(f"unknown kitty_multiplier {how!r}")
+    raise IllegalAction(f"unknown kitty_multiplier {how!r}", code="bad_option", option="kitty_multiplier")
 
 
 def last_trick_multiplier(

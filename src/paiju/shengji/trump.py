@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from paiju.cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, Card, parse_cards
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
+
+reasons(needs_suit="{card} needs a suit in Shengji", bad_level="{text} is not a level rank")
 
 TRUMP = 4
 """Play-suit index of the trumps (the plain suits are 0–3 in ``SUITS`` order)."""
@@ -42,7 +44,7 @@ def card_id(card: Card) -> int:
     if card.rank == SMALL_JOKER:
         return SJ_ID
     if card.suit is None:
-        raise IllegalAction(f"{card} needs a suit in Shengji (e.g. {card}h)")
+        raise IllegalAction(f"{card} needs a suit in Shengji (e.g. {card}h)", code="needs_suit", card=str(card))
     return 2 + SUITS.index(card.suit) * 13 + (14 - card.rank)
 
 
@@ -74,13 +76,13 @@ def rank_of_text(text: str | int) -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         if 2 <= text <= 14:
             return text
-        raise IllegalAction(f"level {text} is not a rank 2 … 14")
+        raise IllegalAction(f"level {text} is not a rank 2 … 14", code="bad_level", text=str(text))
     t = str(text).strip().upper()
     if t == "10":
         t = "T"
     if len(t) == 1 and t in RANKS:
         return RANKS.index(t) + 2
-    raise IllegalAction(f"{text!r} is not a level rank ({' '.join(RANKS)})")
+    raise IllegalAction(f"{text!r} is not a level rank ({' '.join(RANKS)})", code="bad_level", text=str(text))
 
 
 def rank_text(rank: int) -> str:
@@ -116,7 +118,9 @@ class TrumpOrder:
 def trump_order(trump_suit: str | None, level: int, twos_trump: bool = False, triples: bool = False) -> TrumpOrder:
     """The order tables for a hand (cached: there are few distinct hands' orders)."""
     if trump_suit is not None and trump_suit not in SUITS:
-        raise IllegalAction(f"trump suit {trump_suit!r} is not one of s h d c (or None for no-trump)")
+        raise IllegalAction(
+            f"trump suit {trump_suit!r} is not one of s h d c (or None for no-trump)", code="bad_argument"
+        )
     ts = -1 if trump_suit is None else SUITS.index(trump_suit)
     twos = twos_trump and level != 2
     plain_ranks = [r for r in range(2, 15) if r != level and not (twos and r == 2)]

@@ -57,7 +57,7 @@ from functools import cache
 from typing import Any
 
 from paiju.cards import SUITS, Card, packs
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
 from paiju.shengji.declare import Bid, strength
 from paiju.shengji.game import NUM_SEATS, Shengji
 from paiju.shengji.throw import can_beat
@@ -94,8 +94,14 @@ _TEXT_ID = {text: c for c, text in enumerate(ID_TEXT)}
 _NO_CAP = 9  # more copies than any pack set holds
 
 
+reasons(cannot_sample="no world can be sampled from this view")
+
+
 class CannotSample(IllegalAction):
     """The view describes a state this module cannot reconstruct."""
+
+    def __init__(self, message: str = "", code: str = "cannot_sample", **params: Any) -> None:
+        super().__init__(message, code, **params)
 
 
 def _ids(text: str) -> tuple[int, ...]:

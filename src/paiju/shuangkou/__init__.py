@@ -29,7 +29,7 @@ from paiju.shuangkou.combos import (
 )
 from paiju.shuangkou.game import Shuangkou, deck_cards, next_leader
 from paiju.shuangkou.options import describe_options, resolve_options
-from paiju.shuangkou.policy import hint, hosted_action
+from paiju.shuangkou.policy import hint, hints, hosted_action
 from paiju.shuangkou.scoring import RESULT_NAMES, hand_result, hand_scores
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "hand_result",
     "hand_scores",
     "hint",
+    "hints",
     "hosted_action",
     "next_leader",
     "parse_play",

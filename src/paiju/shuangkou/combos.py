@@ -32,9 +32,21 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from paiju.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
 from paiju.game import PASS, Pass
 from paiju.shuangkou.options import resolve_options
+
+reasons(
+    too_many_copies="{cards} is not a play: the two packs hold only {most} × {rank}",
+    four_jokers_off="{cards} is not a play: the four jokers are a bomb (天王炸) only in rooms with four_joker_bomb",
+    joker_pair="{cards} is not a pair: a pair is two cards of one rank (BJ BJ or SJ SJ, not BJ SJ)",
+    jokers_alone="{cards} is not a play: jokers are played alone, as a single or a pair",
+    twos_in_run="{cards} is not a play: 2s are never part of a straight or run (A is high only)",
+    uneven_run="{cards} is not a play: a straight or run has as many cards of each rank",
+    not_consecutive="{cards} is not a play: the ranks of a straight or run must be consecutive",
+    short_run="{cards} is not a play: a {kind} needs at least {least} consecutive ranks",
+    bomb_run="{cards} is not a play: a bomb is one rank; bombs in a row are no combination",
+)
 
 NUM_STRENGTHS = 15
 TWO = 12
@@ -180,7 +192,7 @@ def composition(cards: Sequence[Card], min_triple_run: int = 3, four_joker_bomb:
     (Play('99'), Play('555666'))
     """
     if not cards:
-        raise IllegalAction("a play needs at least one card")
+        raise IllegalAction("a play needs at least one card", code="empty_play")
     counts = [0] * NUM_STRENGTHS
     for c in cards:
         counts[_STRENGTH_OF_RANK[c.rank]] += 1
@@ -189,7 +201,13 @@ def composition(cards: Sequence[Card], min_triple_run: int = 3, four_joker_bomb:
     for r in held:
         most = 2 if r >= SJ else MAX_WIDTH
         if counts[r] > most:
-            raise IllegalAction(f"{written} is not a play: the two packs hold only {most} × {STRENGTH_TEXT[r]}")
+            raise IllegalAction(
+                f"{written} is not a play: the two packs hold only {most} × {STRENGTH_TEXT[r]}",
+                code="too_many_copies",
+                cards=written,
+                most=most,
+                rank=STRENGTH_TEXT[r],
+            )
     if len(held) == 1:
         return ROW[counts[held[0]]][1][held[0]]
     if held[-1] >= SJ:
@@ -197,38 +215,74 @@ def composition(cards: Sequence[Card], min_triple_run: int = 3, four_joker_bomb:
             if four_joker_bomb:
                 return FOUR_JOKERS_PLAY
             raise IllegalAction(
-                f"{written} is not a play: the four jokers are a bomb (天王炸) only in rooms with four_joker_bomb"
+                f"{written} is not a play: the four jokers are a bomb (天王炸) only in rooms with four_joker_bomb",
+                code="four_jokers_off",
+                cards=written,
             )
         if held == [SJ, BJ] and counts[SJ] == 1 and counts[BJ] == 1:
-            raise IllegalAction(f"{written} is not a pair: a pair is two cards of one rank (BJ BJ or SJ SJ, not BJ SJ)")
+            raise IllegalAction(
+                f"{written} is not a pair: a pair is two cards of one rank (BJ BJ or SJ SJ, not BJ SJ)",
+                code="joker_pair",
+                cards=written,
+            )
         raise IllegalAction(
-            f"{written} is not a play: jokers are played alone, as a single or a pair (never in a straight or run)"
+            f"{written} is not a play: jokers are played alone, as a single or a pair (never in a straight or run)",
+            code="jokers_alone",
+            cards=written,
         )
     if held[-1] == TWO:
-        raise IllegalAction(f"{written} is not a play: 2s are never part of a straight or run (A is high only)")
+        raise IllegalAction(
+            f"{written} is not a play: 2s are never part of a straight or run (A is high only)",
+            code="twos_in_run",
+            cards=written,
+        )
     width = counts[held[0]]
     if any(counts[r] != width for r in held):
         shape = ", ".join(f"{counts[r]} × {STRENGTH_TEXT[r]}" for r in held)
         raise IllegalAction(
             f"{written} is not a play: cards of several ranks must be a straight, pair run or triple run, "
-            f"with as many cards of each rank ({shape})"
+            f"with as many cards of each rank ({shape})",
+            code="uneven_run",
+            cards=written,
         )
     length = len(held)
     if held[-1] - held[0] + 1 != length:
-        raise IllegalAction(f"{written} is not a play: the ranks of a straight or run must be consecutive")
+        raise IllegalAction(
+            f"{written} is not a play: the ranks of a straight or run must be consecutive",
+            code="not_consecutive",
+            cards=written,
+        )
     if width == 1 and length < 5:
-        raise IllegalAction(f"{written} is not a play: a straight (顺子) needs at least 5 consecutive ranks")
+        raise IllegalAction(
+            f"{written} is not a play: a straight (顺子) needs at least 5 consecutive ranks",
+            code="short_run",
+            cards=written,
+            kind="straight (顺子)",
+            least=5,
+        )
     if width == 2 and length < 3:
         raise IllegalAction(
-            f"{written} is not a play: a pair run (连对) needs at least 3 consecutive pairs, not {length}"
+            f"{written} is not a play: a pair run (连对) needs at least 3 consecutive pairs, not {length}",
+            code="short_run",
+            cards=written,
+            kind="pair run (连对)",
+            least=3,
         )
     if width == 3 and length < min_triple_run:
         raise IllegalAction(
             f"{written} is not a play: a triple run (连三张) needs at least {min_triple_run} consecutive "
-            f"triples in this room (min_triple_run={min_triple_run})"
+            f"triples in this room (min_triple_run={min_triple_run})",
+            code="short_run",
+            cards=written,
+            kind="triple run (连三张)",
+            least=min_triple_run,
         )
     if width > 3:
-        raise IllegalAction(f"{written} is not a play: a bomb is one rank; bombs in a row are no combination")
+        raise IllegalAction(
+            f"{written} is not a play: a bomb is one rank; bombs in a row are no combination",
+            code="bomb_run",
+            cards=written,
+        )
     return ROW[width][length][held[-1]]
 
 
@@ -268,21 +322,25 @@ def play_beats(new: Play, old: Play) -> bool:
     return new.width == old.width and new.length == old.length and new.high > old.high
 
 
-def why_not_beats(new: Play, old: Play) -> str:
-    """The sentence explaining why ``new`` does not beat ``old``."""
+def why_not_beats(new: Play, old: Play) -> IllegalAction:
+    """The error explaining why ``new`` does not beat ``old``."""
     if old == FOUR_JOKERS_PLAY:
-        return f"nothing beats the four jokers {old}"
+        return IllegalAction(f"nothing beats the four jokers {old}", "nothing_beats", beaten=str(old))
     if old.is_bomb and new.is_bomb:
-        return (
+        text = (
             f"{new} does not beat the bomb {old}: a bomb is beaten by a bomb with more cards, "
             "or as many cards of a higher rank"
         )
-    if old.is_bomb:
-        return f"{new} does not beat the bomb {old}: only a bigger bomb does"
-    if (new.width, new.length) == (old.width, old.length):
-        return f"{new} does not beat {old}: {STRENGTH_TEXT[new.high]} is not higher than {STRENGTH_TEXT[old.high]}"
-    kind = str(old.kind).replace("_", " ")
-    return f"{new} does not beat {old}: answer a {kind} of {old.size} cards with a higher {kind} of as many, or a bomb"
+    elif old.is_bomb:
+        text = f"{new} does not beat the bomb {old}: only a bigger bomb does"
+    elif (new.width, new.length) == (old.width, old.length):
+        text = f"{new} does not beat {old}: {STRENGTH_TEXT[new.high]} is not higher than {STRENGTH_TEXT[old.high]}"
+    else:
+        kind = str(old.kind).replace("_", " ")
+        text = (
+            f"{new} does not beat {old}: answer a {kind} of {old.size} cards with a higher {kind} of as many, or a bomb"
+        )
+    return IllegalAction(text, "does_not_beat", play=str(new), beaten=str(old))
 
 
 def beats(new: str | Iterable[str | Card], old: str | Iterable[str | Card], **options: Any) -> bool:

@@ -24,8 +24,8 @@ Decisions where the spec is silent:
 - [decision] Which copies of a rank leave the hand is the engine's choice (suits never
   matter): the last copies in the hand's order. Suited cards written in an action must be
   in the hand, but only the rank composition is the action.
-- [decision] At the end of the hand the cards still held stay hidden; views show the
-  result, the finishing order and the scores.
+- At the end of the hand views show the result, the finishing order, the scores and
+  the cards still held (``hands_left``: public once the hand is over).
 - 接风 to "the next player holding cards" cannot happen with four seats: when both
   partners are out the hand is over. :func:`next_leader` implements it anyway.
 """
@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from paiju.cards import SUITS, Card, format_cards, packs, parse_cards
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
 from paiju.game import Game, new_seed
 from paiju.shuangkou.combos import (
     NUM_STRENGTHS,
@@ -59,6 +59,8 @@ from paiju.shuangkou.scoring import RESULT_NAMES, TEAM_NAMES, TEAMS, hand_result
 
 NUM_SEATS = 4
 
+reasons(marked_card="{cards}: Shuangkou has no marked cards (BJ* and SJ* are Baohuang's)")
+
 
 def deck_cards() -> list[Card]:
     """The 108 cards: two packs with their jokers."""
@@ -77,7 +79,7 @@ def next_leader(winner: int, cards_left: Sequence[int]) -> int:
         s = (winner + k) % NUM_SEATS
         if cards_left[s]:
             return s
-    raise IllegalAction("nobody holds cards: there is no next leader")
+    raise IllegalAction("nobody holds cards: there is no next leader", code="bad_argument")
 
 
 def _card_key(c: Card) -> tuple[int, int]:
@@ -130,22 +132,26 @@ class Shuangkou(Game):
 
     def _explicit_deal(self, deal: Any) -> list[list[Card]]:
         if isinstance(deal, str) or not isinstance(deal, Sequence) or len(deal) != NUM_SEATS:
-            raise IllegalAction(f"a Shuangkou deal is {NUM_SEATS} hands (one card list or card text per seat)")
+            raise IllegalAction(
+                f"a Shuangkou deal is {NUM_SEATS} hands (one card list or card text per seat)", code="bad_deal"
+            )
         hands = [parse_cards(h) for h in deal]
         pool = Counter(deck_cards())
         out: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
         bare: list[tuple[int, Card]] = []
         for seat, hand in enumerate(hands):
             if not hand:
-                raise IllegalAction(f"seat {seat} is dealt no cards: every hand needs at least one card")
+                raise IllegalAction(
+                    f"seat {seat} is dealt no cards: every hand needs at least one card", code="bad_deal"
+                )
             for c in hand:
                 if c.marked:
-                    raise IllegalAction(f"{c} is a Baohuang card: Shuangkou has no marked jokers")
+                    raise IllegalAction(f"{c} is a Baohuang card: Shuangkou has no marked jokers", code="bad_deal")
                 if not c.is_joker and c.suit is None:
                     bare.append((seat, c))
                     continue
                 if pool[c] <= 0:
-                    raise IllegalAction(f"the deal holds more than two {c}: there are two packs")
+                    raise IllegalAction(f"the deal holds more than two {c}: there are two packs", code="bad_deal")
                 pool[c] -= 1
                 out[seat].append(c)
         for seat, c in bare:  # a bare rank takes a suit still in the deck
@@ -156,7 +162,7 @@ class Shuangkou(Game):
                     out[seat].append(card)
                     break
             else:
-                raise IllegalAction(f"the deal holds more than 8 × {c.rank_text}: there are two packs")
+                raise IllegalAction(f"the deal holds more than 8 × {c.rank_text}: there are two packs", code="bad_deal")
         return out
 
     # ------------------------------------------------------------------ the interface
@@ -195,22 +201,28 @@ class Shuangkou(Game):
     @staticmethod
     def _check_seat(seat: Any) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < NUM_SEATS:
-            raise IllegalAction(f"seats are 0-{NUM_SEATS - 1}, not {seat!r}")
+            raise IllegalAction(f"seats are 0-{NUM_SEATS - 1}, not {seat!r}", code="bad_seat", seat=repr(seat))
 
     # ------------------------------------------------------------------ parsing and checking
     def parse_action(self, text: str) -> Any:
         """``pass`` (or ``p``), or a play as card text: bare ranks (``34567``, ``BJ BJ``) or
         suited cards, which must be in the hand of the seat to act."""
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text, not {type(text).__name__}")
+            raise IllegalAction(
+                f"an action is text, not {type(text).__name__}", code="not_text", type=type(text).__name__
+            )
         t = text.strip()
         if t.lower() in ("pass", "p"):
             return PASS
         if not t:
-            raise IllegalAction("empty action: type cards to play (e.g. '34567' or '99') or 'pass'")
+            raise IllegalAction(
+                "empty action: type cards to play (e.g. '34567' or '99') or 'pass'", code="empty_action"
+            )
         cards = parse_cards(t)
         if any(c.marked for c in cards):
-            raise IllegalAction(f"{t!r}: Shuangkou has no marked cards (BJ* and SJ* are Baohuang's)")
+            raise IllegalAction(
+                f"{t!r}: Shuangkou has no marked cards (BJ* and SJ* are Baohuang's)", code="marked_card", cards=t
+            )
         play = composition(cards, self._min_triple_run, self._four_jokers)
         seat = self._to_act
         named = Counter(c for c in cards if c.suit is not None)
@@ -218,7 +230,8 @@ class Shuangkou(Game):
             held = Counter(self.hand(seat))
             for c, n in named.items():
                 if held[c] < n:
-                    raise IllegalAction(f"you do not hold {n} × {c}" if n > 1 else f"you do not hold {c}")
+                    text = f"{n} × {c}" if n > 1 else str(c)
+                    raise IllegalAction(f"you do not hold {text}", code="not_in_hand", cards=format_cards([c] * n))
         return play
 
     def _check(self, action: Any) -> None:
@@ -226,30 +239,41 @@ class Shuangkou(Game):
         assert seat is not None
         if isinstance(action, Pass):
             if self._last is None:
-                raise IllegalAction("you lead this trick: play something, you cannot pass")
+                raise IllegalAction(
+                    "you lead this trick: play something, you cannot pass", code="must_lead", action="pass"
+                )
             return
         if not isinstance(action, Play):
-            raise IllegalAction(f"{action!r} is not a Shuangkou action: type cards to play (e.g. '34567') or 'pass'")
+            raise IllegalAction(
+                f"{action!r} is not a Shuangkou action: type cards to play (e.g. '34567') or 'pass'",
+                code="not_a_decision",
+                action=repr(action),
+                step=self.phase,
+            )
         if action not in self._valid:
-            raise IllegalAction(self._invalid_reason(action))
+            raise self._invalid_reason(action)
         c = self._counts[seat]
         w = action.width
         for r in range(action.high - action.length + 1, action.high + 1):
             if c[r] < w:
-                raise IllegalAction(f"you do not hold {action}: you have {c[r]} × {STRENGTH_TEXT[r]}, it needs {w}")
+                raise IllegalAction(
+                    f"you do not hold {action}: you have {c[r]} × {STRENGTH_TEXT[r]}, it needs {w}",
+                    code="not_in_hand",
+                    cards=str(action),
+                )
         if self._last is not None and not play_beats(action, self._last):
-            raise IllegalAction(why_not_beats(action, self._last))
+            raise why_not_beats(action, self._last)
 
-    def _invalid_reason(self, p: Play) -> str:
-        """Why a hand-made :class:`Play` is not a play of this room (via its card text)."""
+    def _invalid_reason(self, p: Play) -> IllegalAction:
+        """Why a hand-made :class:`Play` is not a play of this room (via its card text): the error to raise."""
         text = str(p)
         if text.startswith("<"):
-            return f"{text} is not a Shuangkou play"
+            return IllegalAction(f"{text} is not a Shuangkou play", "not_a_play", cards=text)
         try:
             composition(parse_cards(text), self._min_triple_run, self._four_jokers)
         except IllegalAction as e:
-            return str(e)
-        return f"{p!r} is not a play"
+            return e
+        return IllegalAction(f"{p!r} is not a play", "not_a_play", cards=repr(p))
 
     # ------------------------------------------------------------------ applying
     def _do(self, action: Any) -> None:
@@ -332,7 +356,7 @@ class Shuangkou(Game):
     def winners(self) -> tuple[int, int]:
         """The seats of the winning team (the first finisher's), once the hand is over."""
         if self.result is None:
-            raise IllegalAction("the hand is not over yet: there are no winners")
+            raise IllegalAction("the hand is not over yet: there are no winners", code="not_over")
         return TEAMS[team_of(self.finished[0])]
 
     # ------------------------------------------------------------------ match support
@@ -341,7 +365,7 @@ class Shuangkou(Game):
         finisher leads first; after 双扣, or after a hand that ended abnormally (a player
         left: ``abnormal=True``, for the server), a seat drawn from the next hand's seed."""
         if self.result is None and not abnormal:
-            raise IllegalAction("the hand is not over yet")
+            raise IllegalAction("the hand is not over yet", code="not_over")
         o = dict(self.options)
         o["first_lead"] = None if abnormal or self.result == "double" else self.finished[0]
         return o
@@ -367,7 +391,13 @@ class Shuangkou(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator): its own cards, everyone's card
         count, the trick, every play with its physical cards, passes, tricks, who is out
-        and, at the end, the result and scores — never another seat's cards."""
+        and, at the end, the result and scores — never another seat's cards while the hand goes on.
+
+        When the hand is over: ``result`` / ``result_name``, ``winners``, ``scores``,
+        ``hands_left`` (per seat, the card texts still held) and ``score_detail`` =
+        ``{"result": "double" | "single" | "level", "factor": n, "winners": [seat, seat],
+        "places": [seats in finishing order]}`` — each winner scores +factor, each loser
+        −factor."""
         if seat is not None:
             self._check_seat(seat)
         last = self.trick[-1] if self.trick and self._last is not None else None
@@ -397,4 +427,11 @@ class Shuangkou(Game):
             v["result_name"] = RESULT_NAMES[self.result]
             v["winners"] = list(self.winners)
             v["scores"] = list(self.scores)
+            v["hands_left"] = [[str(c) for c in self.hand(s)] for s in range(NUM_SEATS)]
+            v["score_detail"] = {
+                "result": self.result,
+                "factor": abs(self.scores[self.winners[0]]),
+                "winners": list(self.winners),
+                "places": list(self.finished),
+            }
         return v

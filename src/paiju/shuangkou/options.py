@@ -50,19 +50,37 @@ def resolve_options(**overrides: Any) -> dict[str, Any]:
     unknown = set(overrides) - set(OPTION_NAMES)
     if unknown:
         raise IllegalAction(
-            f"unknown Shuangkou option(s) {', '.join(sorted(unknown))}; options are {', '.join(OPTION_NAMES)}"
+            f"unknown Shuangkou option(s) {', '.join(sorted(unknown))}; options are {', '.join(OPTION_NAMES)}",
+            code="bad_option",
+            option=", ".join(sorted(unknown)),
         )
     opts = {**DEFAULTS, **overrides}
     if opts["min_triple_run"] not in MIN_TRIPLE_RUNS or not _is_int(opts["min_triple_run"]):
-        raise IllegalAction(f"option min_triple_run must be 2 or 3 (triples in a row), not {opts['min_triple_run']!r}")
+        raise IllegalAction(
+            f"option min_triple_run must be 2 or 3 (triples in a row), not {opts['min_triple_run']!r}",
+            code="bad_option",
+            option="min_triple_run",
+        )
     if not isinstance(opts["four_joker_bomb"], bool):
-        raise IllegalAction(f"option four_joker_bomb must be true or false, not {opts['four_joker_bomb']!r}")
+        raise IllegalAction(
+            f"option four_joker_bomb must be true or false, not {opts['four_joker_bomb']!r}",
+            code="bad_option",
+            option="four_joker_bomb",
+        )
     for name in POINT_OPTIONS:
         if not _is_int(opts[name]) or opts[name] < 0:
-            raise IllegalAction(f"option {name} must be a whole number of points ≥ 0, not {opts[name]!r}")
+            raise IllegalAction(
+                f"option {name} must be a whole number of points ≥ 0, not {opts[name]!r}",
+                code="bad_option",
+                option=name,
+            )
     lead = opts["first_lead"]
     if lead is not None and (not _is_int(lead) or not 0 <= lead < 4):
-        raise IllegalAction(f"option first_lead must be a seat 0-3 (or empty for a random seat), not {lead!r}")
+        raise IllegalAction(
+            f"option first_lead must be a seat 0-3 (or empty for a random seat), not {lead!r}",
+            code="bad_option",
+            option="first_lead",
+        )
     return opts
 
 

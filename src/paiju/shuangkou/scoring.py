@@ -56,11 +56,12 @@ def hand_is_over(finished: Sequence[int]) -> bool:
 def _check_finished(finished: Sequence[int]) -> None:
     seats = list(finished)
     if any(not isinstance(s, int) or not 0 <= s < NUM_SEATS for s in seats) or len(set(seats)) != len(seats):
-        raise IllegalAction(f"a finishing order lists distinct seats 0-3, not {seats!r}")
+        raise IllegalAction(f"a finishing order lists distinct seats 0-3, not {seats!r}", code="bad_argument")
     if not hand_is_over(seats) or hand_is_over(seats[:-1]):
         raise IllegalAction(
             f"{seats!r} is not the finishing order of an ended hand: "
-            "it must end with the player whose partner had already finished"
+            "it must end with the player whose partner had already finished",
+            code="bad_argument",
         )
 
 

@@ -23,15 +23,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.cards import Card, format_cards, packs, parse_cards
-from paiju.errors import IllegalAction
+from paiju.errors import IllegalAction, reasons
 from paiju.shuangkou.game import NUM_SEATS, Shuangkou
 
 CHECKED = ("to_act", "phase", "hand_counts", "leader", "finished", "legal_actions")
 """View entries a world must reproduce exactly."""
 
 
+reasons(cannot_sample="no world can be sampled from this view")
+
+
 class CannotSample(IllegalAction):
     """The view describes a state this module cannot reconstruct."""
+
+    def __init__(self, message: str = "", code: str = "cannot_sample", **params: Any) -> None:
+        super().__init__(message, code, **params)
 
 
 class WorldSampler:
