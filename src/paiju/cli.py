@@ -765,6 +765,8 @@ def serve(
         [], help="another origin whose pages may act in the hall, e.g. the https address of a proxy (repeatable)"
     ),
     max_connections: int = typer.Option(4096, help="open connections of the whole hall"),
+    deal_step: float = typer.Option(0.06, help="seconds each decision of the Shengji deal waits while cards arrive"),
+    deal_final_window: float = typer.Option(1.5, help="seconds a person has to declare after the last card"),
     limit: list[str] = typer.Option(  # noqa: B008
         [],
         help=LIMIT_HELP,
@@ -789,7 +791,15 @@ def serve(
             _fail(f"--limit {name}: {text!r} is not a {kind.__name__}")
     limits = dataclasses.replace(defaults, **values)
     run_server(
-        host=host, port=port, db=db, bot_delay=bot_delay, limits=limits, origins=origin, max_connections=max_connections
+        host=host,
+        port=port,
+        db=db,
+        bot_delay=bot_delay,
+        limits=limits,
+        origins=origin,
+        max_connections=max_connections,
+        deal_step=deal_step,
+        deal_final_window=deal_final_window,
     )
 
 

@@ -11,11 +11,14 @@ import pytest
 
 from .harness import CRASH, Hall, ServerProcess
 
+SUITE_DEAL = ["--deal-step", "0.01", "--deal-final-window", "0.3"]
+
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     d = tmp_path_factory.mktemp("hall")
-    proc = ServerProcess(d / "hall.db", d / "server.log").start()
+    # a quick Shengji deal for the suite (the hall's own timing is test_newcomer's, on private halls)
+    proc = ServerProcess(d / "hall.db", d / "server.log", args=SUITE_DEAL).start()
     try:
         yield proc
     finally:

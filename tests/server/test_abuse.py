@@ -1136,16 +1136,16 @@ def test_fuzzed_messages_all_get_an_answer_and_the_hall_stays_well(start_server:
         for answer in [*got, m]:
             errs = list(SERVER_VALIDATORS[answer["type"]].iter_errors(answer))
             assert not errs, f"{answer['type']} breaks its schema ({errs[0].message}), answering {shown!r}"
-        answers = [a for a in got if a["type"] in ("error", "pong", "hint", "hello")]
+        answers = [a for a in got if a["type"] in ("error", "pong", "hint", "hello", "check")]
         kinds = [a["type"] for a in answers]
         if fuzz.must_fail:
             assert kinds == ["error"], f"{shown!r} was answered {kinds}"
-        elif fuzz.kind in ("ping", "hint"):
-            asked = "pong" if fuzz.kind == "ping" else "hint"
+        elif fuzz.kind in ("ping", "hint", "check"):
+            asked = {"ping": "pong"}.get(fuzz.kind, fuzz.kind)
             assert kinds in (["error"], [asked]), f"{shown!r} was answered {kinds}"
         else:  # refused with one error, or taken: an update shows it (a ping or hint in bytes: its answer)
             updated = any(a["type"] == "update" for a in got)
-            assert kinds in (["error"], ["pong"], ["hint"]) or (not kinds and updated), (
+            assert kinds in (["error"], ["pong"], ["hint"], ["check"]) or (not kinds and updated), (
                 f"{shown!r} was answered {kinds} and {len(got) - len(kinds)} updates"
             )
         outcomes[kinds[0] if kinds else "taken"] += 1

@@ -202,6 +202,8 @@ def test_views_are_exact_and_leak_nothing(played: list[dict[str, Any]]) -> None:
                     for path, cards in card_lists(rest):
                         if path == ("view", "hand") or len(cards) < 3:
                             continue
+                        if game.is_over and path[:2] == ("view", "hands_left"):
+                            continue  # the cards left are shown to everyone once the hand is over
                         for other in range(SEATS):
                             if other != seat and Counter(cards) == Counter(hands[other]):
                                 raise AssertionError(f"{ctx}: {path} holds seat {other}'s hand")

@@ -27,6 +27,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paiju.errors import IllegalAction
 from paiju.server import collector
+from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
+from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.games_info import games_info
 from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
 from paiju.server.limits import check_value, normalize_name
@@ -61,8 +63,12 @@ def _token(req: Request | WebSocket) -> str | None:
     return req.cookies.get(COOKIE) or req.headers.get("x-paiju-token") or req.query_params.get("token")
 
 
-def _error(text: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": text}, status_code=status)
+def _error(text: str, status: int = 400, e: IllegalAction | None = None) -> JSONResponse:
+    """An error answer; a refusal ``e`` adds its reason ``code`` and ``params``."""
+    body: dict[str, Any] = {"error": text}
+    if e is not None:
+        body.update(code=getattr(e, "code", "illegal"), params=getattr(e, "params", {}))
+    return JSONResponse(body, status_code=status)
 
 
 def _address(req: Request | WebSocket) -> str:
@@ -110,11 +116,14 @@ def create_app(
     rate: float | None = None,
     limits: Limits | None = None,
     origins: Sequence[str] = (),
+    deal_step: float = DEAL_STEP,
+    deal_final_window: float = DEAL_FINAL_WINDOW,
 ) -> Starlette:
     """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db).
     ``limits`` are what one visitor may use (``rate``: table messages per second of one
     player, a shortcut); ``origins`` are the origins besides the hall's own whose pages may
-    act in it (a proxy's public address)."""
+    act in it (a proxy's public address); ``deal_step`` and ``deal_final_window`` time the
+    Shengji deal (``paiju.server.deal``)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
@@ -148,7 +157,7 @@ def create_app(
         try:
             name = normalize_name(body.get("name"))
         except IllegalAction as e:
-            return _error(str(e))
+            return _error(str(e), e=e)
         p = await me(req)
         if p:
             await hall().rename(p["id"], name)
@@ -192,15 +201,19 @@ def create_app(
         try:
             timeout = body.get("turn_timeout", DEFAULT_TURN_TIMEOUT)
             if isinstance(timeout, bool) or not isinstance(timeout, int | float):
-                raise IllegalAction("turn_timeout must be a number of seconds")
+                raise IllegalAction("turn_timeout must be a number of seconds", "bad_turn_timeout")
             options = body.get("options") or {}
             if not isinstance(options, dict):
-                raise IllegalAction("options must be an object of option names and values")
+                raise IllegalAction(
+                    "options must be an object of option names and values", "bad_room_options", detail=""
+                )
             name, game = body.get("name") or "", body.get("game") or "baohuang"
             if not isinstance(name, str) or not isinstance(game, str):
-                raise IllegalAction("name and game must be text")
+                raise IllegalAction("name and game must be text", "bad_value", where="name and game")
             table = await hall().create_room(name, game, dict(options), float(timeout), p["id"])
-        except (IllegalAction, TypeError, ValueError, OverflowError) as e:
+        except IllegalAction as e:
+            return _error(str(e), e=e)
+        except (TypeError, ValueError, OverflowError) as e:
             return _error(str(e))
         return JSONResponse({"id": table.id})
 
@@ -235,36 +248,36 @@ def create_app(
             data = hall().keep_record((rid, n), rec)
         return Response(data, media_type="application/json")
 
-    async def refuse(ws: WebSocket, text: str, code: int) -> None:
+    async def refuse(ws: WebSocket, text: str, code: int, reason: str) -> None:
         await ws.accept()
-        await ws.send_json({"type": "error", "error": text, "reply_to": None})
+        await ws.send_json({"type": "error", "error": text, "code": reason, "params": {}, "reply_to": None})
         await ws.close(code=code)
 
     async def ws_table(ws: WebSocket) -> None:
         why = policy.refuses(ws.headers)
         if why:
-            await refuse(ws, why, 4403)
+            await refuse(ws, why, 4403, "refused_origin")
             return
         try:
             player = await me(ws)
         except SQLAlchemyError:
-            await refuse(ws, UNAVAILABLE, 1013)  # try again later
+            await refuse(ws, UNAVAILABLE, 1013, "unavailable")  # try again later
             return
         table = hall().tables.get(ws.path_params["room"])
         if player is None:
-            await refuse(ws, "choose a name first", 4401)
+            await refuse(ws, "choose a name first", 4401, "no_name")
             return
         if table is None:
-            await refuse(ws, "no such room", 4404)
+            await refuse(ws, "no such room", 4404, "no_such_room")
             return
         if table.damaged:
-            await refuse(ws, f"this room is set aside as damaged: {table.damaged}", 4410)
+            await refuse(ws, f"this room is set aside as damaged: {table.damaged}", 4410, "room_damaged")
             return
         address = _address(ws)
         throttle = hall().throttle
         too_many = throttle.connect(player["id"], address)
         if too_many:
-            await refuse(ws, too_many, 4429)
+            await refuse(ws, too_many, 4429, "too_many_connections")
             return
         await ws.accept()
         hall().remember(player["id"], player["name"])
@@ -304,11 +317,11 @@ def create_app(
                 try:
                     msg = parse_client_message(raw)
                 except ProtocolError as e:
-                    conn.error(str(e))
+                    conn.error(str(e), code="bad_message", params={"detail": str(e)})
                     continue
                 except Exception:
                     unexpected.exception("could not read a message of player %s", pid)
-                    conn.error(UNEXPECTED)
+                    conn.error(UNEXPECTED, code="unexpected")
                     continue
                 if msg["type"] == "ping":
                     conn.send({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})})
@@ -328,7 +341,9 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await open_store(db_url)
-        state["hall"] = h = Hall(store, bot_delay=bot_delay, limits=limits)
+        state["hall"] = h = Hall(
+            store, bot_delay=bot_delay, limits=limits, deal_step=deal_step, deal_final_window=deal_final_window
+        )
         await h.open()
         collector.freeze_loaded()
         app.state.hall = h
@@ -389,6 +404,8 @@ def serve(
     origins: Sequence[str] = (),
     max_connections: int = MAX_CONNECTIONS,
     header_timeout: float = HEADER_TIMEOUT,
+    deal_step: float = DEAL_STEP,
+    deal_final_window: float = DEAL_FINAL_WINDOW,
 ) -> None:
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
@@ -399,7 +416,14 @@ def serve(
     collector.tune()
 
     print(f"paiju hall on http://{host}:{port}/", flush=True)
-    app = create_app(db, bot_delay=bot_delay, limits=limits, origins=origins)
+    app = create_app(
+        db,
+        bot_delay=bot_delay,
+        limits=limits,
+        origins=origins,
+        deal_step=deal_step,
+        deal_final_window=deal_final_window,
+    )
     uvicorn.run(
         app,
         host=host,
@@ -434,7 +458,20 @@ if __name__ == "__main__":
     ap.add_argument("--origin", action="append", default=[], help="another origin whose pages may act (a proxy)")
     ap.add_argument("--max-connections", type=int, default=MAX_CONNECTIONS)
     ap.add_argument("--header-timeout", type=float, default=HEADER_TIMEOUT)
+    ap.add_argument("--deal-step", type=float, default=DEAL_STEP, help="seconds per decision of the Shengji deal")
+    ap.add_argument("--deal-final-window", type=float, default=DEAL_FINAL_WINDOW, help="seconds after the last card")
     limit_arguments(ap)
     a = ap.parse_args()
     chosen = Limits(**{name: getattr(a, name) for name in Limits.names()})
-    serve(a.host, a.port, a.db, a.bot_delay, chosen, a.origin, a.max_connections, a.header_timeout)
+    serve(
+        a.host,
+        a.port,
+        a.db,
+        a.bot_delay,
+        chosen,
+        a.origin,
+        a.max_connections,
+        a.header_timeout,
+        deal_step=a.deal_step,
+        deal_final_window=a.deal_final_window,
+    )

@@ -23,7 +23,9 @@ import orjson
 
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
+from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server import store as db
+from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.games_info import room_option_names
 from paiju.server.limits import check_value
 from paiju.server.store import Store
@@ -41,10 +43,20 @@ log = logging.getLogger("paiju.hall")
 class Hall:
     """Rooms and tables of one server process."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        limits: Limits | None = None,
+        deal_step: float = DEAL_STEP,
+        deal_final_window: float = DEAL_FINAL_WINDOW,
+    ) -> None:
         self.store = store
         self.writer = Writer(store.engine)
         self.bot_delay = bot_delay
+        self.deal_step = deal_step  # seconds per decision while Shengji cards are dealt (deal.py)
+        self.deal_final_window = deal_final_window  # a person's seconds after the last card
         self.limits = limits or Limits()
         self.throttle = Throttle(self.limits)
         self.tables: dict[str, Table] = {}
@@ -181,29 +193,34 @@ class Hall:
         self, name: str, game: str, options: dict[str, Any], turn_timeout: float, created_by: int | None
     ) -> Table:
         if game not in GAMES:
-            raise IllegalAction(f"unknown game {game!r}; games are {', '.join(GAMES)}")
+            raise IllegalAction(f"unknown game {game!r}; games are {', '.join(GAMES)}", "unknown_game", game=game)
         cls: Any = game_class(game)
         if not isinstance(options, dict):
-            raise IllegalAction("options must be an object of option names and values")
+            raise IllegalAction("options must be an object of option names and values", "bad_room_options", detail="")
         allowed = room_option_names(game)
         unknown = sorted(set(options) - allowed)
         if unknown:  # also keeps deal=, seed= and the match's own options out of a room's hands
             raise IllegalAction(
-                f"unknown {game} room option(s) {', '.join(unknown)}; options are {', '.join(sorted(allowed))}"
+                f"unknown {game} room option(s) {', '.join(unknown)}; options are {', '.join(sorted(allowed))}",
+                "bad_room_options",
+                detail=", ".join(unknown),
             )
         for key, value in options.items():
             check_value(value, f"option {key}")
         probe: Any = cls(seed=0, **options)  # validates every option with the engine's own messages
         if not math.isfinite(turn_timeout) or not 1 <= turn_timeout <= 600:
-            raise IllegalAction("turn_timeout must be between 1 and 600 seconds")
+            raise IllegalAction("turn_timeout must be between 1 and 600 seconds", "bad_turn_timeout")
         if created_by is not None:
             if self.open_rooms_of(created_by) >= self.limits.rooms_per_player:
                 raise IllegalAction(
                     f"you have {self.limits.rooms_per_player} open rooms already: play in one, or wait until an "
-                    "empty one closes"
+                    "empty one closes",
+                    "too_many_rooms",
+                    count=self.limits.rooms_per_player,
                 )
             if not self.throttle.new_room(created_by):
-                raise IllegalAction(f"too many new rooms: at most {self.limits.rooms_per_minute:g} a minute")
+                per = f"{self.limits.rooms_per_minute:g}"
+                raise IllegalAction(f"too many new rooms: at most {per} a minute", "rooms_too_fast", count=per)
         name = " ".join((name or "").split())[:64] or f"{game} room"
         check_value(name, "the room's name")
         row = db.room_row(name, game, options, turn_timeout, probe.num_players, created_by)

@@ -19,6 +19,7 @@ import unicodedata
 from typing import Any
 
 from paiju.errors import IllegalAction
+from paiju.server import reasons as _reasons  # noqa: F401 - registers bad_value, bad_name
 
 MAX_INT = 2**53  # the largest integer a JavaScript number holds exactly
 MAX_TEXT = 200  # characters of one text value
@@ -32,38 +33,42 @@ def check_value(value: Any, where: str, depth: int = 0) -> None:
         return
     if isinstance(value, int):
         if not -MAX_INT <= value <= MAX_INT:
-            raise IllegalAction(f"{where} must be an integer between {-MAX_INT} and {MAX_INT}")
+            raise IllegalAction(
+                f"{where} must be an integer between {-MAX_INT} and {MAX_INT}", "bad_value", where=where
+            )
         return
     if isinstance(value, float):
         if not math.isfinite(value) or abs(value) > MAX_INT:
-            raise IllegalAction(f"{where} must be a finite number between {-MAX_INT} and {MAX_INT}")
+            raise IllegalAction(
+                f"{where} must be a finite number between {-MAX_INT} and {MAX_INT}", "bad_value", where=where
+            )
         return
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            raise IllegalAction(f"{where} is too long (at most {MAX_TEXT} characters)")
+            raise IllegalAction(f"{where} is too long (at most {MAX_TEXT} characters)", "bad_value", where=where)
         check_text(value, where)
         return
     if isinstance(value, list | dict):
         if depth >= MAX_DEPTH:
-            raise IllegalAction(f"{where} nests too deeply")
+            raise IllegalAction(f"{where} nests too deeply", "bad_value", where=where)
         if len(value) > MAX_ITEMS:
-            raise IllegalAction(f"{where} has too many items (at most {MAX_ITEMS})")
+            raise IllegalAction(f"{where} has too many items (at most {MAX_ITEMS})", "bad_value", where=where)
         items = value.items() if isinstance(value, dict) else enumerate(value)
         for k, v in items:
             if isinstance(value, dict):
                 check_value(k, f"{where}: a key", depth + 1)
             check_value(v, f"{where}[{k!r}]", depth + 1)
         return
-    raise IllegalAction(f"{where} must be a number, text, true/false, a list or an object")
+    raise IllegalAction(f"{where} must be a number, text, true/false, a list or an object", "bad_value", where=where)
 
 
 def check_text(text: str, where: str) -> None:
     """Text the hall can store and send: no NUL (PostgreSQL refuses it) and no lone
     surrogate (no UTF-8 encoder writes one)."""
     if "\x00" in text:
-        raise IllegalAction(f"{where} contains a NUL character")
+        raise IllegalAction(f"{where} contains a NUL character", "bad_value", where=where)
     if any("\ud800" <= ch <= "\udfff" for ch in text):
-        raise IllegalAction(f"{where} contains a lone surrogate (not valid Unicode text)")
+        raise IllegalAction(f"{where} contains a lone surrogate (not valid Unicode text)", "bad_value", where=where)
 
 
 MAX_NAME = 20
@@ -82,12 +87,14 @@ def normalize_name(name: Any) -> str:
     paiju.errors.IllegalAction: a name may not contain invisible or control characters (U+200B)
     """
     if not isinstance(name, str):
-        raise IllegalAction(f"a name is text of 1-{MAX_NAME} characters")
+        raise IllegalAction(f"a name is text of 1-{MAX_NAME} characters", "bad_name", max=MAX_NAME)
     check_text(name, "the name")
     text = " ".join(unicodedata.normalize("NFKC", name).split())
     for ch in text:
         if unicodedata.category(ch) in _HIDDEN:
-            raise IllegalAction(f"a name may not contain invisible or control characters (U+{ord(ch):04X})")
+            raise IllegalAction(
+                f"a name may not contain invisible or control characters (U+{ord(ch):04X})", "bad_name", max=MAX_NAME
+            )
     if not 1 <= len(text) <= MAX_NAME:
-        raise IllegalAction(f"a name is 1-{MAX_NAME} visible characters")
+        raise IllegalAction(f"a name is 1-{MAX_NAME} visible characters", "bad_name", max=MAX_NAME)
     return text

@@ -57,7 +57,22 @@ CLIENT_MESSAGES: dict[str, dict[str, Any]] = {
         },
         ("action",),
     ),
-    "hint": _msg("hint", "Ask for the hint 提示 for your seat: the server answers with a `hint` message."),
+    "check": _msg(
+        "check",
+        "Ask whether an action would be taken for your seat now (as `act` would take it, `turn` "
+        "likewise); answered with a `check` message. Nothing changes: a client enables its play "
+        "button with it and never re-implements the rules.",
+        {
+            "action": {"type": "string", "minLength": 1, "maxLength": 200},
+            "turn": {"type": "integer", "minimum": 0, "maximum": MAX_INT},
+        },
+        ("action",),
+    ),
+    "hint": _msg(
+        "hint",
+        "Ask for the hint 提示 for your seat: the server answers with a `hint` message. "
+        "Asking again at the same turn gives the next suggestion (round again after the last).",
+    ),
     "hosted": _msg("hosted", "Switch auto-play 托管 on or off for your seat.", {"on": {"type": "boolean"}}, ("on",)),
     "leave": _msg(
         "leave",
@@ -75,7 +90,11 @@ _seat_info = {
         "bot": {"enum": [*BOT_LEVELS, None]},
         "connected": {"type": "boolean"},
         "hosted": {"type": "boolean", "description": "托管 is on"},
-        "hosted_times": {"type": "integer"},
+        "hosted_reason": {
+            "enum": ["timeout", "button", "left", None],
+            "description": "why 托管 is on: the turn timed out, the player switched it on, or left the hand",
+        },
+        "hosted_times": {"type": "integer", "description": "times 托管 came in this hand"},
         "locked": {"type": "boolean", "description": "auto-played more than 3 times (or left): cannot cancel"},
     },
 }
@@ -120,22 +139,52 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                             "type": "object",
                             "properties": {
                                 "number": {"type": "integer"},
-                                "scores": {"type": "array", "items": {"type": "integer"}},
+                                "scores": {
+                                    "type": "array",
+                                    "items": {"type": "integer"},
+                                    "description": "what the hand counts in the room: all 0 when not scored",
+                                },
                                 "scored": {"type": "boolean", "description": "false when every human was on 托管"},
+                                "unscored_reason": {
+                                    "enum": ["all_hosted"],
+                                    "description": "only when not scored: why (every human was on 托管)",
+                                },
+                                "game_scores": {
+                                    "type": "array",
+                                    "items": {"type": "integer"},
+                                    "description": "only when not scored: the game's own count, which did not count",
+                                },
                             },
                         },
                     },
                     "turn_timeout": {"type": "number"},
+                    "hosted_lock_after": {
+                        "type": "integer",
+                        "description": "托管 coming more times than this in a hand locks it on (no cancelling)",
+                    },
                     "message": {
                         "enum": [None, "dissolved", "dissolved_unscored"],
                         "description": "why the table was reset: a hosted player at the end of a hand dissolved "
                         "it (dissolved_unscored: every human was hosted, the hand was not scored)",
                     },
+                    "message_seats": {
+                        "type": "array",
+                        "items": {"type": "integer"},
+                        "description": "with a message: the seats on 托管 when the hand ended",
+                    },
+                    "message_names": {
+                        "type": "array",
+                        "items": {"type": ["string", "null"]},
+                        "description": "their players' names, one per message_seats entry (the seats are empty now)",
+                    },
                 },
             },
             "seat": {"type": ["integer", "null"]},
             "turn": {"type": "integer", "description": "actions applied in this hand so far"},
-            "deadline": {"type": ["number", "null"], "description": "seconds left for the seat to act before 托管"},
+            "deadline": {
+                "type": ["number", "null"],
+                "description": "seconds left for the seat to act before 托管 (in the Shengji deal: before it says no)",
+            },
             "events_from": {
                 "type": "integer",
                 "description": "view.events holds the hand's public events from this index on; "
@@ -146,13 +195,57 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
         ("room", "seat", "turn", "view"),
     ),
     "hint": _msg(
-        "hint", "The hint for your seat: the action text to select.", {"action": {"type": "string"}}, ("action",)
+        "hint",
+        "The hint for your seat. It never acts: `action` is the suggestion's text and `cards` the "
+        "cards to raise (the whole kitty to bury while the Shengji declarer buries, `action` its first "
+        "`bury`; [] for a decision such as a declaration); suggestion `index` of `count`. `pass` is true "
+        "when nothing beats: the suggestion is to pass 不出, which the client does not send by itself.",
+        {
+            "action": {"type": "string"},
+            "cards": {"type": "array", "items": {"type": "string"}},
+            "index": {"type": "integer"},
+            "count": {"type": "integer"},
+            "pass": {"type": "boolean"},
+        },
+        ("action", "cards", "index", "count", "pass"),
+    ),
+    "check": _msg(
+        "check",
+        "The answer to `check`: would `action` be taken for your seat now? When not, `code`, `params` "
+        "and `error` say why as an `error` would. A `warning` is a legal action with a consequence to "
+        "confirm first: `call_makes_solo` (Baohuang: the emperor calls a card he holds every copy of, "
+        "and plays 暗独 alone; `warning_params.card`).",
+        {
+            "action": {"type": "string"},
+            "ok": {"type": "boolean"},
+            "code": {"type": ["string", "null"]},
+            "params": {"type": "object"},
+            "error": {"type": ["string", "null"]},
+            "warning": {"enum": ["call_makes_solo", None]},
+            "warning_params": {"type": "object"},
+        },
+        ("action", "ok", "code", "params", "error", "warning", "warning_params"),
+    ),
+    "queued": _msg(
+        "queued",
+        "Your declaration sent while Shengji cards are dealt (not your decision yet, or a stale turn) is "
+        "kept: it is made at your seat's next decision of the deal if still legal, else you get an `error` "
+        "(`reply_to` act; code `declare_too_late` when the deal ended, or the game's reason).",
+        {"action": {"type": "string"}},
+        ("action",),
     ),
     "error": _msg(
         "error",
-        "Your message was refused; nothing changed.",
-        {"error": {"type": "string"}, "reply_to": {"type": ["string", "null"]}},
-        ("error",),
+        "Your message was refused; nothing changed. `error` is the English sentence; `code` the "
+        "stable reason a client translates (paiju.errors.REASONS; `bad_message` for a message the "
+        "hall cannot read) filled with `params` (cards as card text).",
+        {
+            "error": {"type": "string"},
+            "code": {"type": "string"},
+            "params": {"type": "object"},
+            "reply_to": {"type": ["string", "null"]},
+        },
+        ("error", "code", "params"),
     ),
     "pong": _msg("pong", "Answer to ping."),
 }

@@ -82,8 +82,8 @@ hands = Table(
     Column("record_version", Integer, nullable=False),  # paiju.game.RECORD_VERSION when played
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
-    Column("scores", JSON, nullable=True),  # per seat, as scored in the room (None: not over)
-    Column("scored", Boolean, nullable=True),  # False when every human was on 托管
+    Column("scores", JSON, nullable=True),  # per seat, the game's own count (None: not over)
+    Column("scored", Boolean, nullable=True),  # False when every human was on 托管: the scores count 0
     UniqueConstraint("room_id", "number"),
 )
 

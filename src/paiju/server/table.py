@@ -29,7 +29,10 @@ from paiju.bots import make_bot
 from paiju.errors import IllegalAction
 from paiju.game import RECORD_VERSION, Game, new_seed
 from paiju.registry import new_game, replay
+from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server import store as db
+from paiju.server.deal import deal_stage, is_declaration
+from paiju.server.hints import Hints
 from paiju.server.protocol import BOT_LEVELS
 from paiju.server.records import DamagedHand, replay_stored
 from paiju.server.writer import StoreError, StoreUnavailable, Write
@@ -42,11 +45,22 @@ log = logging.getLogger("paiju.table")
 # computer players behind the levels a room offers
 BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "heuristic"}
 HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot be cancelled
+# a seat without its player's 托管 state (hosted_reason: why 托管 came — timeout, button, left)
+FRESH_SEAT: dict[str, Any] = {"hosted": False, "hosted_times": 0, "left": False, "hosted_reason": None}
 # points a player loses for leaving a started hand, when the room has no leave_penalty
 # option: Baohuang's 40 (its spec §5); elsewhere the most one hand can cost [decision]
 # (Shuangkou's 双扣 3 points, Shengji's 3 levels)
 LEAVE_PENALTY = {"baohuang": 40, "shuangkou": 3, "shengji": 3}
 SAVE_FAILED = "the hall cannot save right now; your move was not taken — try again"
+
+
+def hand_entry(number: int, scores: list[int] | None, scored: bool | None) -> dict[str, Any]:
+    """A finished hand as ``room.hands`` shows it: an unscored hand (every human on 托管)
+    counts 0 for everyone and says why, its ``game_scores`` the game's own count."""
+    if scored is not False:
+        return {"number": number, "scores": scores, "scored": scored}
+    zeros = [0] * len(scores or [])
+    return {"number": number, "scores": zeros, "scored": False, "unscored_reason": "all_hosted", "game_scores": scores}
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -90,11 +104,23 @@ class Conn:
             self.closed, self.close_reason = True, (code, reason)
             self.kicked.set()
 
-    def error(self, text: str, reply_to: str | None = None, ref: Any = None) -> None:
-        msg: dict[str, Any] = {"type": "error", "error": text, "reply_to": reply_to}
+    def error(
+        self,
+        text: str,
+        reply_to: str | None = None,
+        ref: Any = None,
+        code: str = "illegal",
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        msg: dict[str, Any] = {"type": "error", "error": text, "code": code, "params": params or {}}
+        msg["reply_to"] = reply_to
         if ref is not None:
             msg["id"] = ref
         self.send(msg)
+
+    def refuse(self, e: IllegalAction, reply_to: str | None = None, ref: Any = None) -> None:
+        """Answer a refused message with the refusal's text, reason code and params."""
+        self.error(str(e), reply_to, ref, getattr(e, "code", "illegal"), getattr(e, "params", None))
 
     async def writer(self) -> None:
         try:
@@ -161,7 +187,10 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, Any] = {}
         self.hosted_policy = importlib.import_module(f"paiju.{self.game_name}").hosted_action
-        self.hint_policy = importlib.import_module(f"paiju.{self.game_name}").hint
+        self.hints = Hints(self.game_name)
+        self._queued: dict[int, tuple[str, Any]] = {}  # seat -> a declaration sent ahead in the deal, its id
+        self.message_seats: list[int] = []  # the seats on 托管 when the last hand ended (with message)
+        self.message_names: list[str | None] = []
 
     # ------------------------------------------------------------------ loading
     def load(self) -> None:
@@ -192,9 +221,7 @@ class Table:
                 status = "playing"
                 unfinished = game.is_over  # the last action was stored, the hand's end was not
         self.seats, self.status, self.penalties = [dict(s) for s in room["seats"]], status, penalties
-        self.hands = [
-            {"number": h["number"], "scores": h["scores"], "scored": h["scored"]} for h in hands if h["finished_at"]
-        ]
+        self.hands = [hand_entry(h["number"], h["scores"], h["scored"]) for h in hands if h["finished_at"]]
         self.game, self.hand_id, self._unfinished = game, hand_id, unfinished
 
     async def reload(self) -> None:
@@ -240,7 +267,7 @@ class Table:
                     # nor its answer: when what failed was sending to this connection, the answer
                     # fails as well, and it must not end the table's actor (every seat would hang)
                     with contextlib.suppress(Exception):
-                        item[1].error(UNEXPECTED, item[2].get("type"), item[2].get("id"))
+                        item[1].error(UNEXPECTED, item[2].get("type"), item[2].get("id"), "unexpected")
 
     async def _handle(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
@@ -269,9 +296,11 @@ class Table:
             await self._absent_too_long(item[1], item[2])
         elif kind == "msg":
             await self._message(item[1], item[2])
-        elif kind in ("auto", "timeout"):
+        elif kind in ("auto", "timeout", "deal"):
             with contextlib.suppress(IllegalAction):  # not saved: the table waits for the store
                 await self._tick(kind, item[1], item[2])
+        elif kind == "queued":
+            await self._make_queued(item[1], item[2])
         elif kind == "recover":
             await self.reload()
         elif kind == "finish":
@@ -322,7 +351,7 @@ class Table:
             log.error("table %s: a write was refused (%s); reloading it", self.id, e)
             self._stall()
             self.post(("recover",))
-        raise IllegalAction(SAVE_FAILED)
+        raise IllegalAction(SAVE_FAILED, "save_failed")
 
     def _stall(self) -> None:
         self.stalled = True
@@ -341,57 +370,58 @@ class Table:
         kind = msg["type"]
         try:
             if self.damaged:
-                raise IllegalAction(f"this room is set aside as damaged: {self.damaged}")
+                raise IllegalAction(f"this room is set aside as damaged: {self.damaged}", "room_damaged")
             handler = getattr(self, "_on_" + kind)
             await handler(conn, msg)
         except IllegalAction as e:
-            conn.error(str(e), kind, msg.get("id"))
+            conn.refuse(e, kind, msg.get("id"))
 
     def _require_seat(self, conn: Conn) -> int:
         seat = self.seat_of(conn.player["id"])
         if seat is None:
-            raise IllegalAction("you are not seated at this table (spectators cannot act)")
+            raise IllegalAction("you are not seated at this table (spectators cannot act)", "not_seated")
         return seat
 
     async def _on_sit(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = msg["seat"]
         if not 0 <= seat < len(self.seats):
-            raise IllegalAction(f"there is no seat {seat}: seats are 0-{len(self.seats) - 1}")
+            raise IllegalAction(
+                f"there is no seat {seat}: seats are 0-{len(self.seats) - 1}", "no_such_seat", seat=seat
+            )
         if self.seat_of(conn.player["id"]) is not None:
-            raise IllegalAction("you already have a seat at this table")
+            raise IllegalAction("you already have a seat at this table", "already_seated")
         s = self.seats[seat]
         if s["player"] is not None or s["bot"] is not None:
-            raise IllegalAction(f"seat {seat} is taken")
-        await self._save_seats(
-            self._seats_with(seat, player=conn.player["id"], hosted=False, hosted_times=0, left=False)
-        )
+            raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
+        await self._save_seats(self._seats_with(seat, player=conn.player["id"], **FRESH_SEAT))
         self.hall.remember(conn.player["id"], conn.player["name"])
-        self.message = None
+        self.message, self.message_seats, self.message_names = None, [], []
         self._broadcast()
 
     async def _on_stand(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
         if self.status == "playing":
-            raise IllegalAction("a hand is being played: use leave (it costs the leave penalty)")
-        await self._save_seats(self._seats_with(seat, player=None, hosted=False, hosted_times=0, left=False))
+            raise IllegalAction("a hand is being played: use leave (it costs the leave penalty)", "hand_going_on")
+        await self._save_seats(self._seats_with(seat, player=None, **FRESH_SEAT))
         self._broadcast()
 
     async def _on_bot(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._require_seat(conn)  # players at the table seat computer players, spectators do not
         seat, level = msg["seat"], msg["level"]
         if not 0 <= seat < len(self.seats):
-            raise IllegalAction(f"there is no seat {seat}")
+            raise IllegalAction(f"there is no seat {seat}", "no_such_seat", seat=seat)
         s = self.seats[seat]
         if level is None:
             if s["bot"] is None:
-                raise IllegalAction(f"seat {seat} has no computer player")
+                raise IllegalAction(f"seat {seat} has no computer player", "no_bot_there", seat=seat)
             if self.status == "playing":
-                raise IllegalAction("a computer player cannot leave during a hand")
+                raise IllegalAction("a computer player cannot leave during a hand", "bot_stays")
         else:
             if level not in BOT_LEVELS:
-                raise IllegalAction(f"bot level must be one of {', '.join(BOT_LEVELS)}")
+                levels = ", ".join(BOT_LEVELS)
+                raise IllegalAction(f"bot level must be one of {levels}", "bad_bot_level", levels=levels)
             if s["player"] is not None or (s["bot"] is not None and self.status == "playing"):
-                raise IllegalAction(f"seat {seat} is taken")
+                raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
         await self._save_seats(self._seats_with(seat, bot=level))
         self._bots.pop(seat, None)
         self._broadcast()
@@ -399,47 +429,129 @@ class Table:
     async def _on_start(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._require_seat(conn)
         if self.status == "playing":
-            raise IllegalAction("the hand is already being played")
+            raise IllegalAction("the hand is already being played", "already_playing")
         empty = [i for i, s in enumerate(self.seats) if s["player"] is None and s["bot"] is None]
         if empty:
-            raise IllegalAction(f"every seat must be taken first (empty: {', '.join(map(str, empty))})")
+            text = ", ".join(map(str, empty))
+            raise IllegalAction(f"every seat must be taken first (empty: {text})", "not_all_seated", empty=text)
         await self._start_hand()
+
+    def _playing(self) -> Game:
+        game = self.game
+        if self.status != "playing" or game is None or game.is_over:
+            raise IllegalAction("no hand is being played", "hand_not_started")
+        return game
+
+    def _require_turn(self, seat: int, msg: dict[str, Any]) -> Game:
+        """The game, when ``seat`` may act in it now (``msg``'s turn, if given, is the current one)."""
+        game = self._playing()
+        if game.to_act != seat:
+            raise IllegalAction(f"it is not your turn: seat {game.to_act} is to act", "not_your_turn", seat=game.to_act)
+        if "turn" in msg and msg["turn"] != self.turn:
+            raise IllegalAction(
+                f"stale action: the hand is at turn {self.turn}, you chose at turn {msg['turn']}",
+                "stale_turn",
+                turn=self.turn,
+                chosen=msg["turn"],
+            )
+        if self.seats[seat]["hosted"]:
+            raise IllegalAction("your seat is on 托管: switch it off to play yourself", "hosted_on")
+        return game
 
     async def _on_act(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
-        game = self.game
-        if self.status != "playing" or game is None or game.is_over:
-            raise IllegalAction("no hand is being played")
-        if game.to_act != seat:
-            raise IllegalAction(f"it is not your turn: seat {game.to_act} is to act")
-        if "turn" in msg and msg["turn"] != self.turn:
-            raise IllegalAction(f"stale action: the hand is at turn {self.turn}, you chose at turn {msg['turn']}")
-        if self.seats[seat]["hosted"]:
-            raise IllegalAction("your seat is on 托管: switch it off to play yourself")
+        game = self._playing()
+        ahead = game.to_act != seat or ("turn" in msg and msg["turn"] != self.turn)
+        if ahead and deal_stage(game) is not None and is_declaration(msg["action"]):
+            self._queue_declaration(conn, seat, msg)
+            return
+        game = self._require_turn(seat, msg)
         await self._apply(seat, game.parse_action(msg["action"]), hosted=False)
+
+    def _queue_declaration(self, conn: Conn, seat: int, msg: dict[str, Any]) -> None:
+        """A declaration clicked while the cards arrive: made at the seat's next decision of
+        the deal if it is still legal then (the fast deal's windows are too short to click in)."""
+        game = self._playing()
+        if self.seats[seat]["hosted"]:
+            raise IllegalAction("your seat is on 托管: switch it off to play yourself", "hosted_on")
+        text = str(game.parse_action(msg["action"]))
+        self._queued[seat] = (text, msg.get("id"))
+        conn.send({"type": "queued", "action": text, **({"id": msg["id"]} if "id" in msg else {})})
+        if game.to_act == seat:  # its decision is now: make it at once
+            self._schedule()
+
+    async def _make_queued(self, hands_done: int, turn: int) -> None:
+        game = self.game
+        if game is None or hands_done != len(self.hands) or turn != self.turn or self.stalled:
+            return
+        seat = game.to_act
+        if seat is None or seat not in self._queued:
+            return
+        text, ref = self._queued.pop(seat)
+        try:
+            await self._apply(seat, game.parse_action(text), hosted=False)
+        except IllegalAction as e:  # no longer legal (or not saved): that seat is told, the deal goes on
+            self._tell_seat(seat, e, ref)
+            self._schedule()
+
+    def _tell_seat(self, seat: int, e: IllegalAction, ref: Any) -> None:
+        pid = self.seats[seat]["player"]
+        for c in list(self.conns):
+            if pid is not None and c.player["id"] == pid:
+                c.refuse(e, "act", ref)
+
+    def _late_declarations(self) -> None:
+        """The deal is over: declarations still queued were too late."""
+        if not self._queued or (self.game is not None and deal_stage(self.game) is not None):
+            return
+        queued, self._queued = self._queued, {}
+        for seat, (text, ref) in queued.items():
+            late = IllegalAction(
+                f"the deal is over: your declaration {text} came too late", "declare_too_late", action=text
+            )
+            self._tell_seat(seat, late, ref)
+
+    async def _on_check(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """Would this action be taken for the caller's seat now? Nothing changes."""
+        answer: dict[str, Any] = {"type": "check", "action": msg["action"], "ok": True, "code": None, "params": {}}
+        answer.update({"error": None, "warning": None, "warning_params": {}})
+        try:
+            seat = self._require_seat(conn)
+            game = self._require_turn(seat, msg)
+            action = game.parse_action(msg["action"])
+            game.clone().apply(action)  # a copy: the table's game is never touched
+        except IllegalAction as e:
+            answer.update(ok=False, code=getattr(e, "code", "illegal"), params=getattr(e, "params", {}), error=str(e))
+        else:
+            if getattr(action, "name", None) == "call" and str(action) in (game.view(seat).get("solo_calls") or []):
+                answer.update(warning="call_makes_solo", warning_params={"card": getattr(action, "arg", str(action))})
+        if "id" in msg:
+            answer["id"] = msg["id"]
+        conn.send(answer)
 
     async def _on_hint(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
         game = self.game
         if game is None or game.to_act != seat:
-            raise IllegalAction("a hint is given to the seat to act")
-        if game.phase != "play":
-            action = self.hosted_policy(game)
-        else:
-            action = self.hint_policy(game)
-        conn.send({"type": "hint", "action": str(action), **({"id": msg["id"]} if "id" in msg else {})})
+            raise IllegalAction("a hint is given to the seat to act", "hint_not_yours")
+        answer = self.hints.answer(game, seat, (len(self.hands), self.turn))
+        conn.send({**answer, **({"id": msg["id"]} if "id" in msg else {})})
 
     async def _on_hosted(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
         s = self.seats[seat]
         if msg["on"]:
             if self.status != "playing":
-                raise IllegalAction("托管 is for a hand being played")
-            await self._save_seats(self._hosted(seat))
+                raise IllegalAction("托管 is for a hand being played", "hosted_not_now")
+            await self._save_seats(self._hosted(seat, "button"))
         else:
             if s["hosted_times"] > HOSTED_LOCK_AFTER or s["left"]:
-                raise IllegalAction("托管 is locked: auto-played more than 3 times in this hand")
-            await self._save_seats(self._seats_with(seat, hosted=False))
+                raise IllegalAction(
+                    "托管 is locked: auto-played more than 3 times in this hand",
+                    "hosted_locked",
+                    times=HOSTED_LOCK_AFTER,
+                )
+            await self._save_seats(self._seats_with(seat, hosted=False, hosted_reason=None))
         self.changed()
 
     async def _on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -447,10 +559,10 @@ class Table:
         s = self.seats[seat]
         if self._hand_going_on():
             if s["left"]:
-                raise IllegalAction("you have already left this hand")
+                raise IllegalAction("you have already left this hand", "already_left")
             await self._leave_hand(seat, conn.player["id"], "leave")
         else:
-            await self._save_seats(self._seats_with(seat, player=None, hosted=False, hosted_times=0, left=False))
+            await self._save_seats(self._seats_with(seat, player=None, **FRESH_SEAT))
         self.changed()
 
     def _hand_going_on(self) -> bool:
@@ -459,8 +571,8 @@ class Table:
     async def _leave_hand(self, seat: int, pid: int, reason: str) -> None:
         """``seat`` leaves the hand being played: the leave penalty (once), then 托管 to the end."""
         points = int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
-        seats = self._hosted(seat)
-        seats[seat]["left"] = True
+        seats = self._hosted(seat, "left")
+        seats[seat].update(left=True, hosted_reason="left")
         number, status = len(self.hands) + 1, self.status
 
         def run(c: Any) -> dict[str, Any]:
@@ -512,20 +624,22 @@ class Table:
                     options = prev.next_hand_options()
         seed = new_seed()
         game = new_game(self.game_name, seed=seed, **options)
-        seats = [{**s, "hosted": False, "hosted_times": 0, "left": False} for s in self.seats]
+        seats = [{**s, **FRESH_SEAT} for s in self.seats]
         number, resolved = len(self.hands) + 1, game.record()["options"]  # every option value, not only the room's
         self.hand_id = await self._save(
             Write(run=lambda c: db.start_hand_tx(c, self.id, number, seed, resolved, seats, RECORD_VERSION))
         )
         self.game, self.seats, self.status, self.message, self._bots = game, seats, "playing", None, {}
+        self.message_seats, self.message_names, self._queued = [], [], {}
         self.changed()
 
-    def _hosted(self, seat: int) -> list[dict[str, Any]]:
-        """The seats with ``seat`` put on 托管 (counted once each time it is switched on)."""
+    def _hosted(self, seat: int, reason: str) -> list[dict[str, Any]]:
+        """The seats with ``seat`` put on 托管 for ``reason`` (timeout, button, left; counted
+        once each time it is switched on)."""
         s = self.seats[seat]
         if s["hosted"]:
             return [dict(x) for x in self.seats]
-        return self._seats_with(seat, hosted=True, hosted_times=s["hosted_times"] + 1)
+        return self._seats_with(seat, hosted=True, hosted_times=s["hosted_times"] + 1, hosted_reason=reason)
 
     async def _apply(self, seat: int, action: Any, hosted: bool, seats: list[dict[str, Any]] | None = None) -> None:
         """Take ``action`` for ``seat``: stored (with ``seats`` if they change, and the end
@@ -556,10 +670,7 @@ class Table:
             raise
         self.seats, self.status, self.message = seats, status, message
         if finish is not None:
-            self.hands = [
-                *self.hands,
-                {"number": len(self.hands) + 1, "scores": finish["scores"], "scored": finish["scored"]},
-            ]
+            self._finished(finish)
         self.changed()
 
     def _replayed(self, game: Game, turns: int) -> Game:
@@ -576,17 +687,21 @@ class Table:
         hosted = [i for i in humans if seats[i]["hosted"]]
         scored = not (humans and len(hosted) == len(humans))  # all on 托管: not scored
         status, message = "between", self.message
+        pids = [seats[i]["player"] for i in hosted]  # named now: dissolving takes them off the seats
+        names = self.hall.player_names(pids)
         if hosted:  # a hosted player at the end dissolves the table
             for i in humans:
-                seats[i].update(player=None, hosted=False, hosted_times=0, left=False)
+                seats[i].update(player=None, **FRESH_SEAT)
             status = "waiting"
             message = "dissolved" if scored else "dissolved_unscored"
         return {
-            "scores": list(game.scores),
+            "scores": list(game.scores),  # stored as the game counted them; ``scored`` says if they count
             "scored": scored,
             "seats": seats,
             "status": status,
             "message": message,
+            "message_seats": hosted,
+            "message_names": [names.get(p) for p in pids],
         }
 
     async def _finish_loaded(self) -> None:
@@ -603,15 +718,19 @@ class Table:
         )
         self._unfinished = False
         self.seats, self.status, self.message = finish["seats"], finish["status"], finish["message"]
-        self.hands = [
-            *self.hands,
-            {"number": len(self.hands) + 1, "scores": finish["scores"], "scored": finish["scored"]},
-        ]
+        self._finished(finish)
+
+    def _finished(self, finish: dict[str, Any]) -> None:
+        """The hand just stored as finished joins the room's hands; who was on 托管 is told."""
+        self.hands = [*self.hands, hand_entry(len(self.hands) + 1, finish["scores"], finish["scored"])]
+        if finish["message_seats"]:
+            self.message_seats, self.message_names = finish["message_seats"], finish["message_names"]
 
     def changed(self) -> None:
         """Re-arm the timers and send everyone the new state."""
         self._schedule()
         self._broadcast()
+        self._late_declarations()
 
     _changed = changed
 
@@ -630,7 +749,19 @@ class Table:
         s = self.seats[seat]
         loop = asyncio.get_running_loop()
         key = (len(self.hands), self.turn)
-        if s["bot"] is not None or s["hosted"]:
+        machine = s["bot"] is not None or s["hosted"]
+        stage = deal_stage(game)
+        if stage is not None:  # the fast deal: windows told by the dealt count only (deal.py)
+            if not machine and seat in self._queued:
+                self._timer = loop.call_later(0, self.post, ("queued", *key))
+                return
+            wait = self.hall.deal_step
+            if stage == "final" and not machine:
+                wait = min(self.turn_timeout, self.hall.deal_final_window)
+            if not machine:
+                self._deadline = loop.time() + wait
+            self._timer = loop.call_later(wait, self.post, ("auto" if machine else "deal", *key))
+        elif machine:
             self._timer = loop.call_later(self.hall.bot_delay, self.post, ("auto", *key))
         else:
             self._deadline = loop.time() + self.turn_timeout
@@ -649,11 +780,15 @@ class Table:
             return  # the table moved on since the timer was armed
         seat = game.to_act
         s = self.seats[seat]
-        if kind == "auto" and s["bot"] is None and not s["hosted"]:
+        person = s["bot"] is None and not s["hosted"]
+        if kind == "auto" and person:
             return  # 托管 was switched off after this move was queued
+        if kind == "deal" and person:  # a person silent in the deal says no: never 托管, nothing counted
+            await self._apply(seat, game.parse_action("no"), hosted=True)
+            return
         seats = None
-        if kind == "timeout" and s["bot"] is None and not s["hosted"]:
-            seats = self._hosted(seat)  # stored together with the move 托管 makes
+        if kind == "timeout" and person:
+            seats = self._hosted(seat, "timeout")  # stored together with the move 托管 makes
         await self._apply(seat, self._auto_action(seat), hosted=s["bot"] is None, seats=seats)
 
     def _auto_action(self, seat: int) -> Any:
@@ -682,6 +817,7 @@ class Table:
                     "bot": s["bot"],
                     "connected": pid in connected if pid is not None else s["bot"] is not None,
                     "hosted": s["hosted"],
+                    "hosted_reason": s.get("hosted_reason") if s["hosted"] else None,  # rows before it: null
                     "hosted_times": s["hosted_times"],
                     "locked": s["hosted_times"] > HOSTED_LOCK_AFTER or s["left"],
                 }
@@ -700,7 +836,10 @@ class Table:
             "standings": self.standings(),
             "hands": self.hands,
             "turn_timeout": self.turn_timeout,
+            "hosted_lock_after": HOSTED_LOCK_AFTER,
             "message": self.message,
+            "message_seats": self.message_seats if self.message else [],
+            "message_names": self.message_names if self.message else [],
         }
 
     def _broadcast(self) -> None:

@@ -1,0 +1,61 @@
+"""The reason codes of the hall's own refusals (the engines register theirs).
+
+A client translates an ``error`` by its ``code`` and fills the sentence with its
+``params`` (see :mod:`paiju.errors`); the templates here are the English sentences.
+"""
+
+from __future__ import annotations
+
+import paiju  # noqa: F401 - the engines' codes first: a code both raise keeps the engine's sentence
+from paiju.errors import REASONS, reasons
+
+
+def _hall_reasons(**codes: str) -> None:
+    """Register the hall's codes; one an engine registered already (``unknown_game``) is its."""
+    reasons(**{code: text for code, text in codes.items() if code not in REASONS})
+
+
+_hall_reasons(
+    # the connection and the message
+    bad_message="the hall cannot read this message: {detail}",
+    unexpected="the hall could not handle this message; nothing was changed",
+    no_name="choose a name first",
+    no_such_room="there is no such room",
+    refused_origin="this page may not act in the hall",
+    too_many_connections="too many connections: close another tab first",
+    unavailable="the hall cannot reach its database right now; try again in a moment",
+    save_failed="the hall cannot save right now; your move was not taken — try again",
+    room_damaged="this room is set aside as damaged",
+    # seats
+    not_seated="you are not seated at this table (spectators cannot act)",
+    no_such_seat="there is no seat {seat}",
+    already_seated="you already have a seat at this table",
+    seat_taken="seat {seat} is taken",
+    no_bot_there="seat {seat} has no computer player",
+    bot_stays="a computer player cannot leave during a hand",
+    bad_bot_level="a computer player's level is one of {levels}",
+    hand_going_on="a hand is being played: leave instead (it costs the leave penalty)",
+    already_left="you have already left this hand",
+    # the hand
+    already_playing="the hand is already being played",
+    not_all_seated="every seat must be taken first (empty: {empty})",
+    hand_not_started="no hand is being played",
+    not_your_turn="it is not your turn: seat {seat} is to act",
+    stale_turn="the hand has moved on: it is at turn {turn}, you chose at turn {chosen}",
+    hosted_on="your seat is on 托管: switch it off to play yourself",
+    hosted_not_now="托管 is for a hand being played",
+    hosted_locked="托管 is locked: auto-played more than {times} times in this hand, or you left",
+    hint_not_yours="a hint is given to the seat to act",
+    declare_too_late="the deal is over: your declaration {action} came too late",
+    # rooms (HTTP)
+    unknown_game="there is no game {game}",
+    bad_room_options="the room options are not valid: {detail}",
+    bad_turn_timeout="the turn timeout is between 1 and 600 seconds",
+    too_many_rooms="you have {count} open rooms already: play in one, or wait until an empty one closes",
+    rooms_too_fast="too many new rooms: at most {count} a minute",
+    bad_value="{where} is not a value the hall takes",
+    bad_name="a name is 1-{max} visible characters",
+)
+
+#: warnings of a legal action the player should confirm (a ``check`` answer's ``warning``)
+_hall_reasons(call_makes_solo="you hold every {card}: calling it, you play 暗独 alone against four")
