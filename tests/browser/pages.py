@@ -46,14 +46,17 @@ NEXT_PLAYING_JS = """(seat) => {
   return false;
 }"""
 
-# after an action chosen at turn t0: "moved" (the hand went on), "error" (an error toast),
-# with wantRaised also "raised" (cards went up: a hint), with wantToast also "toast" (any other toast)
+# after an action chosen at turn t0: "moved" (the hand went on), "error" (an error toast or a
+# reason in the message line), with wantRaised also "raised" (cards went up: a hint) or
+# "nothing beats" (the hint says so and raises nothing), with wantToast also "toast" (any other toast)
 AFTER_JS = """([t0, wantRaised, wantToast]) => {
   const t = document.querySelector('[data-testid="table"]');
   if (!t) return false;
   if (t.dataset.turn !== t0) return "moved";
   if (document.querySelector('[data-testid="toast"].error')) return "error";
+  if (document.querySelector('[data-testid="message"][data-kind="error"]')) return "error";
   if (wantRaised && document.querySelector('[data-testid="hand"] [data-raised="true"]')) return "raised";
+  if (wantRaised && document.querySelector('[data-testid="message"][data-kind="hint"]')) return "nothing beats";
   if (wantToast && document.querySelector('[data-testid="toast"]')) return "toast";
   return false;
 }"""
@@ -111,6 +114,9 @@ class Player:
             expect(self.page.get_by_test_id("variant-row")).to_be_hidden()  # no presets
         else:
             self.page.get_by_test_id("opt-variant").select_option(preset)
+        more = self.page.locator("details.more-options")
+        if options and more.count() and more.get_attribute("open") is None:
+            more.locator("summary").click()  # the rule options open folded
         for name, value in (options or {}).items():
             self.page.get_by_test_id(f"opt-{name}").select_option(value)
         self.page.get_by_test_id("opt-turn_timeout").fill(str(TURN_TIMEOUT))
@@ -157,8 +163,12 @@ class Player:
         assert got == want, f"{why}: raised {got}, expected {want} (hand {self.state()['cards']})"
 
     def play_ready(self) -> bool:
-        """Does the client mark the raised cards as a legal play (the Play button's 'ready')?"""
-        return "ready" in (self.page.get_by_test_id("play").get_attribute("class") or "").split()
+        """Does the client mark the raised cards as a legal play (the Play button's 'ready')?
+        (once the server has answered the client's check on them)"""
+        play = self.page.get_by_test_id("play")
+        with contextlib.suppress(PlaywrightTimeout):
+            expect(play).not_to_have_attribute("data-check", "pending", timeout=3000)
+        return "ready" in (play.get_attribute("class") or "").split()
 
     def pass_enabled(self) -> bool:
         return self.page.get_by_test_id("pass").is_enabled()
@@ -264,8 +274,11 @@ class FourSeatPlayer(Player):
         t0 = self.begin()
         self.page.get_by_test_id("hint").click()
         res = self.wait_after(t0, want_raised=True)
-        if res == "moved":
-            self.count("hint → pass")
+        assert res != "moved", "the hint never acts by itself"
+        if res == "nothing beats":  # the hint suggests 不出: the person passes
+            t0 = self.begin()
+            self.page.get_by_test_id("pass").click()
+            self.expect_moved(t0, "hint → pass")
             return
         assert res == "raised", f"the hint failed: {self.toasts()} {self.state()}"
         # the client takes its own hint as a legal play

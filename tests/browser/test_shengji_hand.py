@@ -1,15 +1,17 @@
 """A person plays a whole hand of 升级 Shengji in Chromium against three computer players:
-the room is made in the lobby (a game without presets), the deal shows each card as it
-arrives and asks for a declaration (the person declares when the cards allow, else
-passes, by clicking), the declarer buries the kitty by selecting cards and pressing Bury,
-and the tricks are played with Hint + right-click / Play to the score screen, which shows
-the kitty, its multiplier, the level change and the new levels.
+the room is made in the lobby (a game without presets), the fast deal shows each card as it
+arrives (two packs in seconds) and the person declares by clicking while the cards arrive
+(the server queues it for the seat's next decision), the declarer buries the kitty by
+selecting cards and pressing Bury, and the tricks are played with Hint + right-click / Play
+to the score screen, which shows the kitty, its multiplier, the level change and the new levels.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import time
 from typing import TYPE_CHECKING
 
 import pytest
@@ -18,6 +20,7 @@ pytest.importorskip("playwright.sync_api")
 if not os.path.exists("/usr/bin/chromium"):
     pytest.skip("the browser tests need Debian's chromium at /usr/bin/chromium", allow_module_level=True)
 
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402
 
 from .pages import Clock, FourSeatPlayer  # noqa: E402
@@ -26,22 +29,39 @@ if TYPE_CHECKING:
     from .conftest import HallServer
 
 
-def deal_decision(person: FourSeatPlayer, declared: bool) -> bool:
-    """Click a declare button (the first time one is offered) or Pass; True once declared."""
+# the person's declaration shows (made) or the message line says it is queued
+SAID_JS = """() => {
+  const text = (id) => (document.querySelector(`[data-testid="${id}"]`) || {}).textContent || "";
+  return /Ann/.test(text("declaration")) || /Declaring/.test(text("message"));
+}"""
+
+
+def watch_deal(person: FourSeatPlayer) -> tuple[bool, float]:
+    """The fast deal goes by itself (each seat decides within a few hundredths of a second;
+    a silent person says no). The person clicks a declaration the first time one is offered,
+    at one of its decisions or between them: the server queues it for the seat's next one.
+    Returns (declared, seconds the deal took as the page saw it)."""
     page = person.page
-    buttons = page.locator('[data-testid^="decide-"]')
-    expect(buttons.first).to_be_visible()
-    ids = [b.get_attribute("data-testid") or "" for b in buttons.all()]
-    declares = [i for i in ids if i.startswith("decide-declare_")]
-    choice = declares[0] if declares and not declared else "decide-no"
-    before = len(person.state()["cards"])
-    t0 = person.begin()
-    page.get_by_test_id(choice).click()
-    person.expect_moved(t0, "declare" if choice != "decide-no" else "deal pass")
-    if choice != "decide-no":
-        expect(page.get_by_test_id("declaration")).to_contain_text(re.compile(r"Ann"))
-    assert len(person.state()["cards"]) >= before
-    return declared or choice != "decide-no"
+    expect(person.table).to_have_attribute("data-phase", "deal", timeout=15_000)
+    start = time.monotonic()
+    declared, seen, shot = False, 0, False
+    while person.table.get_attribute("data-phase") == "deal":
+        n = len(person.state()["cards"])
+        assert n >= seen, "cards arrive one by one during the deal"
+        seen = n
+        offer = page.locator('[data-testid^="decide-declare_"]')
+        if not declared and offer.count():
+            with contextlib.suppress(PlaywrightError):  # the buttons are redrawn as the cards arrive
+                offer.first.click(timeout=300)
+                declared = True
+                person.count("declare")
+                # made at once (the seat's decision) or queued for its next one, and then shown
+                page.wait_for_function(SAID_JS, timeout=3000)
+        if not shot and seen >= 12:
+            shot = True
+            person.shot("shengji-deal")
+        page.wait_for_timeout(20)
+    return declared, time.monotonic() - start
 
 
 def bury(person: FourSeatPlayer) -> None:
@@ -75,27 +95,18 @@ def test_whole_shengji_hand(server: HallServer, page: Page) -> None:
     ann.start()
     expect(page.get_by_test_id("level")).to_have_text("Level 2")
     expect(page.get_by_test_id("team-levels")).to_contain_text("Us 2")
-    # every decision of the deal is the person's click (no automatic pass)
-    auto = page.get_by_test_id("auto-no")
-    expect(auto).to_be_visible()
-    if auto.get_attribute("aria-pressed") == "true":
-        auto.click()
-        expect(auto).to_have_attribute("aria-pressed", "false")
-    declared = False
-    seen_cards = 0
+    declared, deal_seconds = watch_deal(ann)
+    # two packs at the table within the issue's 10 s (tests/server/test_newcomer.py holds the
+    # exact figure at the hall; here the page's polling and a busy machine add their lag)
+    assert deal_seconds < 12, deal_seconds
     exercised = False
     while True:
         what = ann.wait_next()
         if what == "over":
             break
         if what == "deal":
-            n = len(ann.state()["cards"])
-            assert n >= seen_cards, "cards arrive one by one during the deal"
-            seen_cards = n
-            if ann.tally.get("deal pass", 0) == 12:
-                ann.shot("shengji-deal")
-            declared = deal_decision(ann, declared)
-        elif what == "bury":
+            raise AssertionError("the deal is over: the person is not asked again")
+        if what == "bury":
             bury(ann)
         elif what == "play":
             if not exercised:
@@ -114,11 +125,9 @@ def test_whole_shengji_hand(server: HallServer, page: Page) -> None:
     expect(page.get_by_test_id("new-levels")).to_contain_text("→")
     assert abs(points[0]) <= 6
     tally = ann.tally
-    assert tally.get("deal pass", 0) + tally.get("declare", 0) >= 20, tally  # a decision per card dealt
     assert tally.get("hint → play", 0) >= 10, tally
     assert tally.get("right-click", 0) >= 1 and tally.get("Play button", 0) >= 1, tally
     assert tally.get("selection exercised") == 1, tally
-    # the deal shows declarations; the play shows tricks with the winner marked
     assert not getattr(page, "errors", []), page.errors  # type: ignore[attr-defined]
-    print(f"shengji hand: {clock.seconds():.1f} s, {tally}")
+    print(f"shengji hand: {clock.seconds():.1f} s (deal {deal_seconds:.1f} s, declared {declared}), {tally}")
     assert clock.seconds() < 90

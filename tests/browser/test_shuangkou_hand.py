@@ -73,7 +73,7 @@ def test_whole_shuangkou_hand(server: HallServer, page: Page) -> None:
     points = bea.check_scores()
     result = page.get_by_test_id("sk-result")
     expect(result).to_have_attribute("data-result", re.compile(r"^(double|single|level)$"))
-    expect(result).to_contain_text(re.compile(r"双扣|单扣|平扣"))
+    expect(result).to_contain_text(re.compile(r"\b(double|single|level) win\b"))  # the English page: all English
     expect(page.get_by_test_id("finish-order-result")).to_contain_text("→")
     match = page.get_by_test_id("match-score")
     expect(page.get_by_test_id("match-score-0")).to_have_text(f"Us {points[0]}")

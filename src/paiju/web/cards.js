@@ -5,6 +5,8 @@
 // A hand is an array of card texts as the server sends them ("7s", "SJ", "BJ*").
 // A selection ("raised") is an array of indices into that hand, in ascending order.
 
+import { t } from "./i18n.js";
+
 export const RANKS = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ"];
 const SUIT_ORDER = { s: 0, h: 1, d: 2, c: 3 };
 export const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
@@ -250,20 +252,23 @@ function jokerFigure(big) {
   );
 }
 
-// One card element for card text. opts: {size: "full"|"small"|"mini", jokerNames: {BJ, SJ}}.
+// One card element for card text. opts: {size: "full"|"small"|"mini", jokerNames: {BJ, SJ}}
+// (the corner letters of the jokers; by default the page language's: 大王/小王, JOKER).
 export function cardElement(text, opts = {}) {
   const c = parseCard(text) || makeCard("?", null, false);
   const el = document.createElement("div");
   el.className = `card ${opts.size || "full"}` + (isRed(c) ? " red" : " black");
   el.dataset.card = text;
-  const names = opts.jokerNames || { BJ: "大王", SJ: "小王" };
+  const names = opts.jokerNames || { BJ: t("joker_face_bj"), SJ: t("joker_face_sj") };
   if (c.rank === "BJ" || c.rank === "SJ") {
     const big = c.rank === "BJ";
     el.classList.add("joker", big ? "big-joker" : "small-joker");
+    el.title = big ? t("bj") : t("sj"); // the full name: Big Joker / Small Joker
+    if (names[c.rank].length > 2) el.classList.add("long-name");
     el.innerHTML =
       `<div class="corner joker-corner">${names[c.rank].split("").map((ch) => `<span>${ch}</span>`).join("")}</div>` +
       `<div class="face">${jokerFigure(big)}</div>` +
-      (c.marked ? `<div class="mark" title="${big ? "皇牌" : "侍卫牌"}">${big ? SCEPTER_SVG : SWORD_SVG}</div>` : "");
+      (c.marked ? `<div class="mark" title="${big ? t("emperor_card") : t("guard_card")}">${big ? SCEPTER_SVG : SWORD_SVG}</div>` : "");
     if (c.marked) el.classList.add("marked");
   } else {
     const sym = c.suit ? SUIT_SYMBOL[c.suit] : "";

@@ -240,7 +240,8 @@ export function mountLobby(root, ctx) {
     const presetRow = h("label", { class: "opt", "data-testid": "variant-row" }, h("span", { class: "opt-label" }, t("variant")), presetSelect);
     const timeoutInput = h("input", { type: "number", min: 5, max: 600, step: 1, value: 30, "data-testid": "opt-turn_timeout", name: "turn_timeout" });
     const optionsBox = h("div", { class: "options-grid" });
-    const details = h("details", { class: "more-options", open: true }, h("summary", {}, t("more_options")), optionsBox);
+    // folded: a newcomer creates a room with the preset; the rule options are one tap away
+    const details = h("details", { class: "more-options" }, h("summary", {}, t("more_options")), optionsBox);
     const createBtn = h("button", { class: "primary big", type: "submit", "data-testid": "create" }, t("create"));
     let fields = {};
 
@@ -290,7 +291,7 @@ export function mountLobby(root, ctx) {
           fields[o.name] = { o, input };
           return h(
             "label",
-            { class: "opt" + (isBool(o) ? " opt-bool" : ""), title: o.description || o.name },
+            { class: "opt" + (isBool(o) ? " opt-bool" : ""), title: label("help." + o.name, o.description || o.name) },
             h("span", { class: "opt-label" }, label("opt." + o.name, o.name)),
             input,
           );

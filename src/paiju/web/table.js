@@ -6,7 +6,7 @@ import * as api from "./api.js";
 import * as C from "./cards.js";
 import * as G from "./games.js";
 import { t, label } from "./i18n.js";
-import { h, toast } from "./ui.js";
+import { h, toast, confirmBox } from "./ui.js";
 
 const POSITIONS = {
   // position of the seat `k` places after the viewer (k = 0 is the viewer, at the bottom)
@@ -74,11 +74,43 @@ export function actionLabel(action, step) {
   }
 }
 
-// A room message: a known code ("dissolved" …) in the current language, else as sent.
-export function roomMessage(msg) {
+// A room message: a known code ("dissolved" …) in the current language, else as sent;
+// `names` (who was on 托管 when the hand ended) picks the sentence that names them.
+export function roomMessage(msg, names = []) {
   const key = "msg_" + msg;
+  if (names.length && t(key + "_names") !== key + "_names") return t(key + "_names", { names: names.join(", ") });
   const text = t(key);
   return text === key ? msg : text;
+}
+
+// A reason parameter as the page shows it: card text as card labels (大王, ♥A), a
+// combination kind by its name, anything else as sent.
+function paramText(value) {
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) return value.map(paramText).join(" ");
+  if (typeof value !== "string") return value === null || value === undefined ? "" : String(value);
+  const kind = "kind_" + value;
+  if (/^[a-z_]+$/.test(value) && t(kind) !== kind) return t(kind);
+  if (/^[a-z_]+$/.test(value) && t("act_" + value) !== "act_" + value) return t("act_" + value);
+  if (value.length === 1 && value in C.SUIT_SYMBOL) return C.SUIT_SYMBOL[value];
+  // card text starts with a rank (2-9, 10, T J Q K A) or a joker (SJ, BJ)
+  const cards = /^(?:[2-9TJQKA]|10|SJ|BJ)[0-9TJQKASBshdc*♠♥♦♣ ,]*$/.test(value) ? C.parseCardList(value) : null;
+  if (cards && cards.length) return cards.map((c) => cardLabel(c.text)).join(" ");
+  return value;
+}
+
+// The sentence of a reason code in the page's language (i18n key "reason.<code>"), its
+// {param} places filled; the English text the server sent when the code has none.
+export function reasonText(code, params, fallback, seatText = null) {
+  const key = "reason." + code;
+  if (code && t(key) !== key) {
+    const filled = {};
+    for (const [k, v] of Object.entries(params || {})) {
+      filled[k] = k === "seat" && seatText && Number.isInteger(v) ? seatText(v) : paramText(v);
+    }
+    return t(key, filled);
+  }
+  return fallback || t("reason.illegal");
 }
 
 export function mountTable(root, roomId, ctx) {
@@ -107,6 +139,15 @@ export function mountTable(root, roomId, ctx) {
     buryTurn: null, // the turn the last bury action was sent at
     autoNo: localStorage.getItem(AUTO_NO_KEY) !== "off", // Shengji: answer "no" when nothing can be declared
     autoNoTurn: null,
+    msg: null, // the message line beside the hand: {text, kind, turn, selection}
+    msgTimer: null,
+    check: null, // the server's answer on the raised cards: {action, turn, ok, code, params, error}
+    checkSeq: 0,
+    checkSent: new Map(), // id → {action, turn, then}: the checks waiting for their answers
+    checkTimer: null,
+    checkUnsupported: false, // an older server without `check`: judge by the view's legal actions
+    dealDeclares: [], // Shengji: the declarations offered at this seat's last decision of the deal
+    queuedDeclare: null, // the declaration the server queued for this seat's next decision
   };
 
   // ------------------------------------------------------------ skeleton
@@ -118,8 +159,16 @@ export function mountTable(root, roomId, ctx) {
   const controls = h("div", { class: "controls" });
   const handArea = h("div", { class: "hand-area", "data-testid": "hand-area" });
   const handEl = h("div", { class: "hand", "data-testid": "hand" });
+  // the message line: reasons, hints and notices about the viewer's own play, kept out of the felt
+  const msgLine = h("div", {
+    class: "table-message hidden",
+    "data-testid": "message",
+    role: "status",
+    "aria-live": "polite",
+  });
+  const hostedLine = h("div", { class: "hosted-banner hidden", "data-testid": "hosted-banner", role: "alert" });
   handArea.appendChild(handEl);
-  dock.append(controls, handArea);
+  dock.append(hostedLine, controls, handArea);
   page.append(topbar, banner, felt, dock);
   root.replaceChildren(page);
 
@@ -198,6 +247,7 @@ export function mountTable(root, roomId, ctx) {
     const u = S.update;
     const msg = { type: "act", action };
     if (u && Number.isInteger(u.turn)) msg.turn = u.turn;
+    S.lastAct = { action, selection: action === currentSelection() ? action : null };
     send(msg);
   }
 
@@ -210,15 +260,111 @@ export function mountTable(root, roomId, ctx) {
         onUpdate(msg);
         break;
       case "hint":
-        onHint(msg.action);
+        onHint(msg);
+        break;
+      case "check":
+        onCheck(msg);
+        break;
+      case "queued":
+        // a declaration sent between this seat's decisions of the deal: made at its next one
+        S.queuedDeclare = msg.action;
+        const shown = msg.action.replace(/^declare\s+/, "").split(/\s+/).map(cardLabel).join(" ");
+        showMessage(t("declare_queued", { cards: shown }), "info", { ms: 2500 });
         break;
       case "error":
-        S.buryQueue = [];
-        toast(msg.error || "error", "error");
+        onError(msg);
         break;
       default:
         break;
     }
+  }
+
+  // ------------------------------------------------------------ the message line
+  // kind: "error" (a refused action or selection), "hint" (nothing beats …), "info".
+  // A message about the raised cards goes when they change; others after `ms`.
+  function showMessage(text, kind = "info", { ms = 0, selection = null } = {}) {
+    clearTimeout(S.msgTimer);
+    S.msg = text ? { text, kind, selection, turn: U() ? U().turn : null } : null;
+    if (S.msg && ms) S.msgTimer = setTimeout(() => showMessage(null), ms);
+    renderMessage();
+  }
+
+  function renderMessage() {
+    const m = S.msg;
+    msgLine.textContent = m ? m.text : "";
+    msgLine.className = "table-message" + (m ? " " + m.kind : " hidden");
+    msgLine.dataset.kind = m ? m.kind : "";
+    controls.classList.toggle("has-message", !!m);
+  }
+
+  function onError(msg) {
+    S.buryQueue = [];
+    const unknownType = /unknown message type/.test(String(msg.error || ""));
+    if (msg.reply_to === "check" || (unknownType && S.checkSent.size)) {
+      // a check is never shown as an error; an older server without `check`: the view's
+      // legal actions judge the selection
+      if (unknownType) S.checkUnsupported = true;
+      for (const [, sent] of S.checkSent) if (sent.then) sent.then(null);
+      S.checkSent.clear();
+      refreshSelection();
+      return;
+    }
+    const played = msg.reply_to === "act" && S.lastAct ? S.lastAct.selection : null;
+    if (played && played !== currentSelection()) return; // about cards no longer raised
+    showMessage(reasonText(msg.code, msg.params, msg.error, seatText), "error", { selection: currentSelection() });
+  }
+
+  const seatText = (s) => t("seat_n", { n: Number(s) + 1 });
+
+  // ------------------------------------------------------------ check: is the selection legal?
+  const currentSelection = () => C.selectionText(S.hand, S.raised);
+
+  // Ask the server (debounced) whether the raised cards are a legal play now.
+  function scheduleCheck() {
+    clearTimeout(S.checkTimer);
+    const v = V();
+    const sel = currentSelection();
+    if (S.checkUnsupported || !sel || !v || v.phase !== "play" || !isMyTurn()) return;
+    const turn = U().turn;
+    if (S.check && S.check.action === sel && S.check.turn === turn) return;
+    for (const sent of S.checkSent.values()) if (!sent.then && sent.action === sel && sent.turn === turn) return;
+    S.checkTimer = setTimeout(() => sendCheck(sel, turn), 80);
+  }
+
+  // Send a `check`; `then(answer | null)` is called with the answer (null: no answer possible).
+  function sendCheck(action, turn, then = null) {
+    const id = "c" + ++S.checkSeq;
+    const msg = { type: "check", action, id };
+    if (Number.isInteger(turn)) msg.turn = turn;
+    S.checkSent.set(id, { action, turn, then });
+    if (!send(msg, true)) {
+      S.checkSent.delete(id);
+      if (then) then(null);
+    }
+  }
+
+  function onCheck(msg) {
+    const sent = S.checkSent.get(msg.id);
+    if (!sent) return;
+    S.checkSent.delete(msg.id);
+    if (sent.then) {
+      sent.then(msg);
+      return;
+    }
+    if (!U() || U().turn !== sent.turn || currentSelection() !== sent.action) return; // an old selection
+    const { ok, code, params, error } = msg;
+    S.check = { action: sent.action, turn: sent.turn, ok: !!ok, code, params, error };
+    refreshSelection();
+  }
+
+  // The server's word on the raised cards now: true / false, or null while it is not known.
+  function selectionLegal() {
+    const sel = currentSelection();
+    if (!sel || !isMyTurn()) return false;
+    if (S.checkUnsupported) return G.isLegalSelection(game(), S.hand, S.raised, V(), legal());
+    const c = S.check;
+    if (c && c.action === sel && U() && c.turn === U().turn) return c.ok;
+    return null;
   }
 
   // ------------------------------------------------------------ state helpers
@@ -258,7 +404,12 @@ export function mountTable(root, roomId, ctx) {
       u.view.events = S.events;
     }
     const prevHandNo = S.update && S.update.room ? S.update.room.hand_number : null;
+    const prevTurn = S.update ? S.update.turn : null;
     S.update = u;
+    if (u.turn !== prevTurn) {
+      S.check = null; // a check answers for one turn
+      if (S.msg && S.msg.turn !== u.turn) showMessage(null);
+    }
     S.deadlineAt = typeof u.deadline === "number" ? Date.now() + u.deadline * 1000 : null;
     const v = u.view;
     const hand = v && Array.isArray(v.hand) ? G.sortHand((u.room && u.room.game) || v.game, v.hand, v) : [];
@@ -270,7 +421,7 @@ export function mountTable(root, roomId, ctx) {
       renderHand();
     }
     const msg = u.room && u.room.message;
-    if (msg && msg !== S.lastMessage) toast(roomMessage(msg), "info", 6000);
+    if (msg && msg !== S.lastMessage) showMessage(roomMessage(msg, messageNames()), "info", { ms: 12000 });
     S.lastMessage = msg || null;
     if (prevHandNo !== null && u.room && u.room.hand_number !== prevHandNo) S.dismissed.clear();
     if (S.autoSit) {
@@ -282,6 +433,62 @@ export function mountTable(root, roomId, ctx) {
     }
     render();
     shengjiAutomation();
+  }
+
+  // Who was on 托管 when the hand ended (the room message names them): their names are
+  // kept in message_names, as the table is dissolved and the seats are free.
+  function messageNames() {
+    const r = room();
+    const seats = r.message_seats || [];
+    const names = r.message_names || [];
+    return seats.map((s, i) => names[i] || (s === mySeat() ? t("you") : seatName(s)));
+  }
+
+  // "托管 (timeout) · 托管 2/3"
+  function hostedText(info) {
+    const reason = info.hosted_reason ? t("hosted_reason_" + info.hosted_reason) : t("hosted_on");
+    return reason + " · " + hostedCount(info);
+  }
+
+  function hostedCount(info) {
+    const max = room().hosted_lock_after ?? 3;
+    return t("hosted_count", { n: info.hosted_times ?? 0, max });
+  }
+
+  // The banner while the viewer is on 托管 during a hand: why, the count, the lock, and
+  // that the table is dissolved if the hand ends so.
+  function renderHostedBanner() {
+    const me = mySeat();
+    const v = V();
+    const info = me === null ? {} : seatInfo(me);
+    const on = me !== null && playing() && !!info.hosted && !!v && v.phase !== "over";
+    hostedLine.classList.toggle("hidden", !on);
+    if (!on) {
+      hostedLine.replaceChildren();
+      return;
+    }
+    hostedLine.dataset.reason = info.hosted_reason || "";
+    hostedLine.replaceChildren(
+      ...[
+        h("b", { "data-testid": "hosted-reason" }, hostedText(info)),
+        info.locked ? h("span", { "data-testid": "hosted-locked" }, " · " + t("hosted_locked_note")) : null,
+        h("span", { class: "hosted-warning", "data-testid": "hosted-warning" }, " · " + t("hosted_dissolve_warning")),
+      ].filter(Boolean), // replaceChildren would show a null as the text "null"
+    );
+  }
+
+  // The 托管 button: the rule first, then 托管 on confirmation; off at once.
+  async function toggleHosted(on) {
+    if (on) {
+      const max = room().hosted_lock_after ?? 3;
+      const yes = await confirmBox(t("hosted_confirm", { max }), {
+        yes: t("hosted_confirm_yes"),
+        no: t("cancel"),
+        testid: "hosted-confirm",
+      });
+      if (!yes) return;
+    }
+    send({ type: "hosted", on });
   }
 
   // Shengji: the burial queue (one `bury` action per update, each at the turn it follows)
@@ -310,37 +517,55 @@ export function mountTable(root, roomId, ctx) {
     }
   }
 
-  function onHint(action) {
+  // 提示: raise what the server suggests (every press at a turn the next suggestion, the
+  // server cycles); never act. Nothing beats: say so and raise nothing.
+  function onHint(msg) {
     if (!isMyTurn()) return;
-    if (!action || action === "pass") {
-      act("pass");
-      return;
-    }
-    if (action === "yield") {
-      act("yield");
-      return;
-    }
+    const action = String(msg.action || "");
     const v = V();
-    if (action.startsWith("bury ")) {
-      // Shengji burial: raise the suggested card, keeping what is raised
-      const card = action.slice(5).trim();
-      const i = S.hand.findIndex((c, k) => c === card && !S.raised.includes(k));
-      if (i >= 0) S.raised = C.normalize(S.hand, [...S.raised, i]);
+    const turn = U().turn;
+    if (msg.pass || action === "pass" || !action) {
+      S.raised = [];
       refreshSelection();
+      showMessage(t("hint_nothing_beats"), "hint", { selection: "" });
       return;
     }
-    if (action === "no" || action.startsWith("declare ")) {
-      toast(declareLabel(action), "info", 2500);
+    if (action === "yield" || action === "no" || action.startsWith("declare ")) {
+      const what = action === "yield" ? t("act_yield") : declareLabel(action);
+      showMessage(t("hint_suggests", { action: what }), "hint", { selection: currentSelection() });
       return;
     }
-    const idx = C.matchPlay(S.hand, action, [v && v.called]);
+    let idx = Array.isArray(msg.cards) && msg.cards.length ? indicesOf(msg.cards) : null;
+    if (idx === null && action.startsWith("bury ")) {
+      // an older server: one card to bury per hint, added to what is raised
+      const i = S.hand.findIndex((c, k) => c === action.slice(5).trim() && !S.raised.includes(k));
+      idx = i >= 0 ? C.normalize(S.hand, [...S.raised, i]) : null;
+    }
+    if (idx === null && !action.startsWith("bury ")) idx = C.matchPlay(S.hand, action, [v && v.called]);
     if (idx === null) {
-      toast(action, "info");
+      showMessage(t("hint_suggests", { action: paramText(action) }), "hint");
       return;
     }
-    S.raised = idx;
+    S.raised = C.normalize(S.hand, idx);
     S.anchor = null;
+    // the server suggested it: a legal play at this turn (a check confirms it anyway)
+    if (v && v.phase === "play") S.check = { action: currentSelection(), turn, ok: true, code: null, params: {} };
+    if (msg.count > 1) {
+      showMessage(t("hint_n_of", { i: (msg.index ?? 0) + 1, n: msg.count }), "hint", { selection: currentSelection() });
+    }
+    else if (S.msg && S.msg.kind !== "info") showMessage(null);
     refreshSelection();
+  }
+
+  // Hand indices of exactly these card texts (a multiset), or null when the hand lacks one.
+  function indicesOf(cards) {
+    const used = new Set();
+    for (const c of cards) {
+      const i = S.hand.findIndex((x, k) => !used.has(k) && x === c);
+      if (i < 0) return C.matchPlay(S.hand, cards.join(" "), [V() && V().called]);
+      used.add(i);
+    }
+    return [...used].sort((a, b) => a - b);
   }
 
   // ------------------------------------------------------------ rendering
@@ -571,7 +796,16 @@ export function mountTable(root, roomId, ctx) {
       const text = game() === "shuangkou" ? t("sk_place_" + place) : t("place_" + place);
       badges.append(h("span", { class: `badge place place-${place}`, "data-testid": `place-${s}` }, text));
     }
-    if (info.hosted) badges.append(h("span", { class: "badge hosted", "data-testid": `hosted-${s}` }, t("hosted_badge") + (info.locked ? " · " + t("locked") : "")));
+    if (info.hosted) {
+      const why = info.hosted_reason ? t("hosted_reason_" + info.hosted_reason) : "";
+      badges.append(
+        h(
+          "span",
+          { class: "badge hosted", "data-testid": `hosted-${s}`, title: why || null },
+          t("hosted_badge") + " " + `${info.hosted_times ?? 0}/${r.hosted_lock_after ?? 3}` + (info.locked ? " · " + t("locked") : ""),
+        ),
+      );
+    }
     if (v && v.hand_counts) {
       const cnt = h("span", { class: "badge count", "data-testid": `count-${s}`, title: t("cards_n", { n: v.hand_counts[s] }) });
       cnt.innerHTML = '<svg viewBox="0 0 14 18" class="back-icon" aria-hidden="true"><rect x="1" y="1" width="12" height="16" rx="2" fill="#1e4fa0" stroke="#fff" stroke-width="1.2"/><path d="M3 4h8v10h-8z" fill="none" stroke="#8fb3ff" stroke-width="0.8"/></svg>';
@@ -691,7 +925,7 @@ export function mountTable(root, roomId, ctx) {
         lastPlay.append(h("div", { class: "who" }, `${t("last_trick")}: ${seatName(w.seat)}`), C.playElement(w.cards, { size: "small" }));
       }
       if (v.phase === "play" && !trick.length && v.to_act !== null && v.to_act !== undefined) {
-        lastPlay.append(h("div", { class: "muted small-text" }, t("leads", { name: v.to_act === mySeat() ? t("you") : seatName(v.to_act) })));
+        lastPlay.append(h("div", { class: "muted small-text" }, v.to_act === mySeat() ? t("you_lead") : t("leads", { name: seatName(v.to_act) })));
       }
       centre.append(lastPlay);
     }
@@ -944,18 +1178,81 @@ export function mountTable(root, roomId, ctx) {
         { class: "scores-card" },
         h("div", { class: "scores-head" }, h("h2", {}, t("scores") + (r.hand_number ? " · " + t("hand_n", { n: r.hand_number }) : "")), close),
         ...content,
-        r.message ? h("div", { class: "muted small-text", "data-testid": "room-message" }, roomMessage(r.message)) : null,
+        r.message ? h("div", { class: "room-message", "data-testid": "room-message" }, roomMessage(r.message, messageNames())) : null,
         historyTable(r.hands || [], numSeats()),
         h("div", { class: "form-actions" }, next),
       ),
     );
   }
 
+  // The room's record of the hand on the score screen (scored, unscored_reason …), if any.
+  function handEntry() {
+    const r = room();
+    const hands = r.hands || [];
+    if (r.status === "playing" || !hands.length) return null;
+    return hands.find((hd) => hd && hd.number === r.hand_number) || hands[hands.length - 1];
+  }
+
+  // Each seat's points as the hall counts them: 0 for everyone in a hand not scored.
+  function shownScores(v) {
+    const e = handEntry();
+    if (e && e.scored === false) return (v.scores || Array(numSeats()).fill(0)).map(() => 0);
+    return v.scores || null;
+  }
+
+  // "You won · your side won" (or lost / drew), or why the hand is not scored.
+  function resultLine(v, sideOf) {
+    const e = handEntry();
+    const me = mySeat();
+    if (e && e.scored === false) {
+      const why = t("unscored_" + (e.unscored_reason || "all_hosted"));
+      const attrs = { class: "result-line unscored", "data-testid": "result-line", "data-result": "unscored" };
+      return h("div", attrs, t("not_scored") + " · " + why);
+    }
+    const scores = v.scores || [];
+    if (me === null || scores[me] === undefined) return null;
+    const word = (n) => (n > 0 ? "won" : n < 0 ? "lost" : "drew");
+    const mine = word(scores[me]);
+    const parts = [t("result_you_" + mine)];
+    const side = sideOf ? sideOf(me) : null;
+    if (side) {
+      const pts = side.seats.reduce((a, s) => a + (scores[s] || 0), 0);
+      parts.push(t("result_side_" + word(pts), { side: side.name }));
+    }
+    const attrs = { class: "result-line " + mine, "data-testid": "result-line", "data-result": mine };
+    return h("div", attrs, parts.join(" · "));
+  }
+
+  // The cards still held when the hand ended, per seat, as small labels.
+  function handsLeft(v) {
+    const left = v.hands_left;
+    if (!Array.isArray(left) || !left.some((cards) => cards && cards.length)) return null;
+    const rows = [];
+    for (let s = 0; s < numSeats(); s++) {
+      const cards = left[s] || [];
+      rows.push(
+        h(
+          "div",
+          { class: "hands-left-row" + (s === mySeat() ? " mine" : ""), "data-testid": `hands-left-${s}`, "data-cards": cards.join(" ") },
+          h("span", { class: "hl-name" }, seatName(s) + ": "),
+          cards.length ? cardsSpan(cards.join(" ")) : h("span", { class: "muted" }, t("hands_left_none")),
+        ),
+      );
+    }
+    const title = h("div", { class: "muted small-text" }, t("hands_left"));
+    return h("div", { class: "hands-left", "data-testid": "hands-left" }, title, ...rows);
+  }
+
+  function factorChip(name, text) {
+    return h("span", { class: "chip mult", "data-testid": "factor", "data-name": name }, text);
+  }
+
   function seatRows(v, cells) {
     const r = room();
     const rows = [];
+    const shown = shownScores(v);
     for (let s = 0; s < numSeats(); s++) {
-      const pts = v.scores ? v.scores[s] : null;
+      const pts = shown ? shown[s] : null;
       const total = r.standings ? r.standings[s] : null;
       rows.push(
         h(
@@ -1026,7 +1323,34 @@ export function mountTable(root, roomId, ctx) {
           ? h("div", { class: "muted small-text" }, t("next_declarer", { name: seatName(res.next_declarer) }))
           : null,
     ];
-    return scoresFrame(table, ...lines);
+    return scoresFrame(resultLine(v, teamSide), table, ...lines, shengjiDetail(v, res), handsLeft(v));
+  }
+
+  // A partnership game's side: the viewer's team.
+  function teamSide(s) {
+    return { name: t("side_team"), seats: [G.teamOf(s), G.teamOf(s) + 2] };
+  }
+
+  // Shengji: the defenders' points, the kitty points × multiplier, each team's level change.
+  function shengjiDetail(v, res) {
+    const d = v.score_detail;
+    if (!d || typeof d !== "object") return null;
+    const box = h("div", { class: "mults chips", "data-testid": "score-detail" });
+    if (d.defender_points !== undefined) {
+      const line = d.threshold !== undefined ? " · " + t("sd_threshold", { n: d.threshold }) : "";
+      const text = t("sd_defenders", { n: d.defender_points }) + line;
+      box.append(factorChip("defender_points", text));
+    }
+    if (d.kitty_points !== undefined) {
+      const counted = d.kitty_counted ?? (d.kitty_points || 0) * (d.kitty_multiplier || 1);
+      box.append(factorChip("kitty", t("sd_kitty", { p: d.kitty_points, m: d.kitty_multiplier ?? 1, c: counted })));
+    }
+    // the level change: which team goes up and by how many levels (score_detail.level_changes)
+    const change = d.level_changes;
+    if (change && Number.isInteger(change.team) && change.levels) {
+      box.append(factorChip("level_change", t("level_change") + ": " + teamName(change.team) + " +" + change.levels));
+    }
+    return box.childNodes.length ? box : null;
   }
 
   function skResult(team, result) {
@@ -1063,7 +1387,12 @@ export function mountTable(root, roomId, ctx) {
       ...[0, 1].map((team) => h("span", { class: `chip team-chip team-${team}`, "data-testid": `match-score-${team}` }, `${teamName(team)} ${Math.max(st[team] || 0, st[team + 2] || 0)}`)),
     );
     const order = h("div", { class: "small-text", "data-testid": "finish-order-result" }, t("finish_order") + ": " + finished.map((s) => seatName(s)).join(" → "));
-    return scoresFrame(result, table, order, match);
+    const d = v.score_detail;
+    const factor =
+      d && typeof d === "object" && d.result
+        ? h("div", { class: "mults chips", "data-testid": "score-detail" }, factorChip(d.result, `${t("result_" + d.result)} ×${d.factor ?? 1}`))
+        : null;
+    return scoresFrame(resultLine(v, teamSide), result, factor, table, order, match, handsLeft(v));
   }
 
   function renderScores(v) {
@@ -1077,9 +1406,10 @@ export function mountTable(root, roomId, ctx) {
       return i >= 0 ? i + 1 : null;
     };
     const rows = [];
+    const shown = shownScores(v);
     for (let s = 0; s < n; s++) {
       const role = v.roles && v.roles[s];
-      const pts = v.scores ? v.scores[s] : null;
+      const pts = shown ? shown[s] : null;
       const total = r.standings ? r.standings[s] : null;
       const p = placeOfSeat(s); // every seat has a place: those left holding cards by their cards (§4)
       rows.push(
@@ -1094,21 +1424,56 @@ export function mountTable(root, roomId, ctx) {
         ),
       );
     }
-    const mults = [];
-    if (v.solo === "open") mults.push(t("open_solo"));
-    if (v.solo === "hidden") mults.push(t("hidden_solo"));
-    if (v.open_guard) mults.push(t("open_guard") + " ×2");
-    if (v.rebellion) mults.push(t("rebellion") + " ×2");
-    if (v.kicks) mults.push(t("kick") + " ×" + 2 ** v.kicks);
+    // the emperor's side (皇帝 and 侍卫, or the emperor alone) against the rebels
+    const sideOf = (s) => {
+      const roles = v.roles || [];
+      const emperorSide = (x) => roles[x] === "emperor" || roles[x] === "guard" || v.emperor === x;
+      if (!roles.length && v.emperor === undefined) return null;
+      const mine = emperorSide(s);
+      const seats = [...Array(n).keys()].filter((x) => emperorSide(x) === mine);
+      if (mine && seats.length === 1) return null; // alone: the side is the player
+      return { name: t(mine ? "side_emperor" : "side_rebels"), seats: seats.slice(0, 1) };
+    };
     return scoresFrame(
+      resultLine(v, sideOf),
       h(
         "table",
         { class: "scores-table" },
         h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("role")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("standings")))),
         h("tbody", {}, ...rows),
       ),
-      h("div", { class: "mults", "data-testid": "score-multipliers" }, `${t("multipliers")}: ${mults.length ? mults.join(" · ") : "×1"}`),
+      baohuangDetail(v),
+      handsLeft(v),
     );
+  }
+
+  // Baohuang: how the score came about — the kind with its base number, then every
+  // multiplier with its factor (明保 ×2, 造反 ×2, 踢 ×2 each, 上贡 ×n).
+  function baohuangDetail(v) {
+    const d = v.score_detail;
+    const head = h("span", {}, t("multipliers") + ": ");
+    const box = h("div", { class: "mults chips", "data-testid": "score-multipliers" }, head);
+    if (d && typeof d === "object") {
+      const kind = { pair: t("sd_pair"), open_solo: t("open_solo"), hidden_solo: t("hidden_solo") }[d.kind] || d.kind;
+      box.append(factorChip(d.kind || "base", t("sd_base", { kind, n: d.base ?? "?" })));
+      for (const f of d.factors || []) {
+        const key = "factor_" + f.name;
+        const name = t(key) === key ? f.name : t(key);
+        box.append(factorChip(f.name, `${name} ×${f.factor}`));
+      }
+      if (d.multiplier !== undefined) box.append(h("b", { "data-testid": "multiplier-total" }, `= ×${d.multiplier}`));
+      if (d.kick_split) box.append(h("span", { class: "muted small-text" }, t("sd_kick_split")));
+      return box;
+    }
+    // an older server: the view's flags (no base numbers)
+    const mults = [];
+    if (v.solo === "open") mults.push(t("open_solo"));
+    if (v.solo === "hidden") mults.push(t("hidden_solo"));
+    if (v.open_guard) mults.push(t("open_guard") + " ×2");
+    if (v.rebellion) mults.push(t("rebellion") + " ×2");
+    if (v.kicks) mults.push(t("kick") + " ×" + 2 ** v.kicks);
+    box.append(mults.length ? mults.join(" · ") : "×1");
+    return box;
   }
 
   function historyTable(hands, n) {
@@ -1138,7 +1503,8 @@ export function mountTable(root, roomId, ctx) {
     const prompt = h("div", { class: "prompt", "data-testid": "prompt" });
     if (me === null) {
       prompt.append(S.update ? t("watching") : t("connecting"));
-      controls.replaceChildren(prompt);
+      controls.replaceChildren(prompt, msgLine);
+      renderHostedBanner();
       return;
     }
     const info = seatInfo(me);
@@ -1158,7 +1524,7 @@ export function mountTable(root, roomId, ctx) {
         if (arg && (word === "call" || word === "take")) {
           b.append(word === "call" ? t("called") + " " : t("step_tribute") + " ", cardSpan(arg));
         } else b.append(actionLabel(a, v.step));
-        b.addEventListener("click", () => act(a));
+        b.addEventListener("click", () => (word === "call" ? callCard(a) : act(a)));
         buttons.append(b);
       }
     } else if (v && v.phase === "play") {
@@ -1194,31 +1560,83 @@ export function mountTable(root, roomId, ctx) {
             "data-testid": "hosted",
             "aria-pressed": hosted ? "true" : "false",
             disabled: hosted && info.locked,
-            onclick: () => send({ type: "hosted", on: !hosted }),
+            title: hosted && info.locked ? t("hosted_locked_note") : t("hosted_rule_short"),
+            onclick: () => toggleHosted(!hosted),
           },
           hosted ? t("cancel_hosted") : t("hosted"),
+          hosted ? h("span", { class: "hosted-count", "data-testid": "hosted-count" }, " " + hostedCount(info)) : null,
         ),
       );
     }
     buttons.append(h("button", { class: "danger", "data-testid": "leave", onclick: () => leave() }, t("leave")));
-    parts.push(prompt, buttons);
+    // the same buttons as shown (the fast deal updates many times a second): keep the
+    // elements, so a click under way still lands on them
+    const shown = controls.querySelector(":scope > .buttons");
+    const same = shown && shown.outerHTML === buttons.outerHTML;
+    const shownPrompt = controls.querySelector(":scope > .prompt");
+    if (same && shownPrompt && shownPrompt.outerHTML === prompt.outerHTML) {
+      renderHostedBanner();
+      return;
+    }
+    parts.push(prompt, msgLine, same ? shown : buttons);
     controls.replaceChildren(...parts);
+    renderHostedBanner();
+  }
+
+  // Baohuang: the emperor calls a card. When he holds every copy of it he plays 暗独 alone
+  // (the view's solo_calls, else the check's warning): ask first.
+  function callCard(action) {
+    const v = V();
+    const turn = U().turn;
+    const ask = async () => {
+      const yes = await confirmBox(t("confirm_call_solo", { card: cardLabel(action.split(/\s+/)[1] || "") }), {
+        yes: t("confirm_call_solo_yes"),
+        no: t("cancel"),
+        testid: "solo-confirm",
+      });
+      if (yes && U() && U().turn === turn) act(action);
+    };
+    if (v && Array.isArray(v.solo_calls)) {
+      if (v.solo_calls.includes(action)) ask();
+      else act(action);
+      return;
+    }
+    if (S.checkUnsupported) {
+      act(action);
+      return;
+    }
+    sendCheck(action, turn, (answer) => {
+      if (answer && answer.warning === "call_makes_solo") ask();
+      else if (U() && U().turn === turn) act(action);
+    });
   }
 
   // Shengji before play: declare buttons during the deal, the kitty burial after it.
   function shengjiControls(prompt, buttons, v, myTurn, acts) {
     if (v.phase === "deal" || v.phase === "steal") {
-      if (myTurn) {
-        prompt.append(t(v.phase === "steal" ? "prompt_steal" : "prompt_deal"));
-        for (const a of acts) {
-          const b = h("button", { class: "decide" + (a === "no" ? "" : " primary declare"), "data-testid": "decide-" + a.replace(/ /g, "_") });
-          if (a === "no") b.append(t("act_no_declare"));
-          else b.append(t("act_declare", { cards: "" }).trim() + " ", cardsSpan(a.split(/\s+/).slice(1).join(" ")));
-          b.addEventListener("click", () => act(a));
-          buttons.append(b);
-        }
-      } else if (v.phase === "steal") prompt.append(t("sj_phase_steal") + " · " + t("waiting_for", { name: seatName(v.to_act) }));
-      else prompt.append(t("prompt_deal_wait") + " " + t("cards_dealt", { n: v.cards_dealt, total: dealTotal(v) }));
+      // the fast deal asks each seat for a few hundredths of a second only: the declarations
+      // offered at this seat's last decision stay on offer between its decisions, and a click
+      // then is queued by the server and made at the seat's next decision (the seed's rule:
+      // declare while the cards arrive)
+      if (v.phase === "deal" && myTurn) S.dealDeclares = acts.filter((a) => a !== "no");
+      else if (v.phase !== "deal") S.dealDeclares = [];
+      if (v.phase !== "deal" || myTurn) S.queuedDeclare = null;
+      const offered = myTurn ? acts : v.phase === "deal" ? S.dealDeclares : [];
+      if (myTurn) prompt.append(t(v.phase === "steal" ? "prompt_steal" : "prompt_deal"));
+      else if (v.phase === "steal") prompt.append(t("sj_phase_steal") + " · " + t("waiting_for", { name: seatName(v.to_act) }));
+      else {
+        // a fixed-width count: the fast deal updates it every few ms and the buttons must not move
+        const dealt = h("span", { class: "dealt-count" }, t("cards_dealt", { n: v.cards_dealt, total: dealTotal(v) }));
+        prompt.append(t("prompt_deal_wait") + " ", dealt);
+      }
+      for (const a of offered) {
+        const b = h("button", { class: "decide" + (a === "no" ? "" : " primary declare"), "data-testid": "decide-" + a.replace(/ /g, "_") });
+        if (a === "no") b.append(t("act_no_declare"));
+        else b.append(t("act_declare", { cards: "" }).trim() + " ", cardsSpan(a.split(/\s+/).slice(1).join(" ")));
+        if (a !== "no" && S.queuedDeclare === a) b.classList.add("queued");
+        b.addEventListener("click", () => act(a));
+        buttons.append(b);
+      }
       const auto = h(
         "button",
         { class: "small toggle" + (S.autoNo ? " on" : ""), "data-testid": "auto-no", "aria-pressed": S.autoNo ? "true" : "false" },
@@ -1252,7 +1670,7 @@ export function mountTable(root, roomId, ctx) {
     const left = v.kitty_size - (v.buried || []).length;
     const cards = C.normalize(S.hand, S.raised).map((i) => S.hand[i]);
     if (!cards.length || cards.length > left) {
-      toast(t("prompt_bury", { n: left }), "info", 2500);
+      showMessage(t("prompt_bury", { n: left }), "hint", { ms: 2500 });
       return;
     }
     S.buryQueue = cards;
@@ -1272,11 +1690,22 @@ export function mountTable(root, roomId, ctx) {
     setTimeout(() => ctx.navigate("#/"), 150);
   }
 
+  // Play the raised cards: refused at once (with the reason) when the server said they
+  // are not a legal play; while its answer is awaited the server judges the act itself.
   function playRaised() {
     if (!isMyTurn()) return;
-    const text = C.selectionText(S.hand, S.raised);
+    const text = currentSelection();
     if (!text) {
-      toast(t("play") + ": —", "info", 1500);
+      showMessage(t("select_cards_first"), "hint", { selection: "" });
+      return;
+    }
+    if (selectionLegal() === false) {
+      const c = S.check;
+      const why = c ? reasonText(c.code, c.params, c.error, seatText) : t("reason.illegal");
+      showMessage(why, "error", { selection: text });
+      msgLine.classList.remove("flash");
+      void msgLine.offsetWidth; // restart the flash
+      msgLine.classList.add("flash");
       return;
     }
     act(text);
@@ -1284,11 +1713,14 @@ export function mountTable(root, roomId, ctx) {
 
   // ------------------------------------------------------------ the hand
   function handMetrics() {
+    // style.css may size the hand for the screen (--hand-cw, --hand-ch, --hand-min-step, --hand-max-step)
+    const css = getComputedStyle(handArea);
+    const px = (name, fallback) => parseFloat(css.getPropertyValue(name)) || fallback;
     const narrow = window.innerWidth < 600;
-    const cw = narrow ? 50 : 72;
-    const ch = narrow ? 70 : 100;
-    const minStep = narrow ? 19 : 22;
-    const maxStep = narrow ? 30 : 40;
+    const cw = px("--hand-cw", narrow ? 50 : 72);
+    const ch = px("--hand-ch", narrow ? 70 : 100);
+    const minStep = px("--hand-min-step", narrow ? 19 : 22);
+    const maxStep = px("--hand-max-step", narrow ? 30 : 40);
     return { cw, ch, minStep, maxStep };
   }
 
@@ -1338,10 +1770,21 @@ export function mountTable(root, roomId, ctx) {
       el.classList.toggle("raised", up);
       el.dataset.raised = up ? "true" : "false";
     }
+    const sel = currentSelection();
+    // a message about other raised cards (or none) goes
+    if (S.msg && S.msg.selection !== null && S.msg.selection !== sel) showMessage(null);
     const playBtn = controls.querySelector('[data-testid="play"]');
     if (playBtn) {
-      const ok = isMyTurn() && G.isLegalSelection(game(), S.hand, S.raised, V(), legal());
-      playBtn.classList.toggle("ready", ok);
+      const verdict = selectionLegal();
+      playBtn.classList.toggle("ready", verdict === true);
+      playBtn.disabled = verdict !== true;
+      playBtn.dataset.check = !sel || !isMyTurn() ? "none" : verdict === null ? "pending" : verdict ? "ok" : "illegal";
+      const c = S.check;
+      const about = sel && c && c.action === sel && !S.checkUnsupported;
+      if (verdict === false && about && !(S.msg && S.msg.selection === sel && S.msg.kind === "error")) {
+        showMessage(reasonText(c.code, c.params, c.error, seatText), "error", { selection: sel });
+      }
+      scheduleCheck();
     }
     const buryBtn = controls.querySelector('[data-testid="bury"]');
     if (buryBtn) {

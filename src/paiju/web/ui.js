@@ -1,4 +1,5 @@
-// Small DOM helpers shared by the pages: h() builds elements, toast() shows a message.
+// Small DOM helpers shared by the pages: h() builds elements, toast() shows a message,
+// confirmBox() asks a translated yes/no question inside the page.
 
 // h("button", {class: "x", "data-testid": "play", onclick: fn}, "text", child, …)
 export function h(tag, attrs = {}, ...children) {
@@ -39,4 +40,40 @@ export function toast(message, kind = "info", ms = 4000) {
     setTimeout(() => el.remove(), 400);
   }, ms);
   return el;
+}
+
+// An in-page confirmation (window.confirm cannot be translated or styled): a small dialog
+// over the page with the question and two buttons. Resolves true for "yes".
+export function confirmBox(message, { yes = "OK", no = "Cancel", testid = "confirm" } = {}) {
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      overlay.remove();
+      document.removeEventListener("keydown", onKey, true);
+      resolve(answer);
+    };
+    const onKey = (e) => {
+      if (e.key === "Escape") done(false);
+    };
+    const yesBtn = h("button", { class: "primary", "data-testid": testid + "-yes", onclick: () => done(true) }, yes);
+    const noBtn = h("button", { "data-testid": testid + "-no", onclick: () => done(false) }, no);
+    const overlay = h(
+      "div",
+      { class: "confirm-overlay", "data-testid": testid, role: "dialog", "aria-modal": "true" },
+      h(
+        "div",
+        { class: "confirm-card" },
+        h("p", { class: "confirm-text", "data-testid": testid + "-text" }, message),
+        h("div", { class: "form-actions" }, noBtn, yesBtn),
+      ),
+    );
+    // a click beside the dialog is "no"; clicks inside it do not reach the table below
+    overlay.addEventListener("click", (e) => {
+      e.stopPropagation();
+      if (e.target === overlay) done(false);
+    });
+    overlay.addEventListener("contextmenu", (e) => e.stopPropagation());
+    document.addEventListener("keydown", onKey, true);
+    document.body.appendChild(overlay);
+    yesBtn.focus();
+  });
 }
