@@ -98,8 +98,15 @@ def hints(game: Any) -> list[Any]:
 
 def hint(game: Any) -> Any:
     """提示: the smallest play that beats the one on the table, else pass; a leader gets
-    the lowest single (the first of :func:`hints`)."""
-    return hints(game)[0]
+    the lowest single (the first of :func:`hints`, found without listing the others: 托管
+    plays by it)."""
+    if game.to_act is None or game.phase != "play":
+        raise IllegalAction("a hint is given only during play, to the seat to act", code="no_hint")
+    legal = game.legal_actions()
+    if game.is_leading():
+        return _lowest_single(legal)
+    plays = [a for a in legal if isinstance(a, Play)]
+    return min(plays, key=_play_key) if plays else PASS
 
 
 __all__ = ["Declare", "hint", "hints", "hosted_action"]

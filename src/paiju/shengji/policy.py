@@ -104,8 +104,14 @@ def hints(game: Any) -> list[Any]:
 
 
 def hint(game: Any) -> Any:
-    """提示: the smallest legal play; a leader gets the lowest single (the first of :func:`hints`)."""
-    return hints(game)[0]
+    """提示: the smallest legal play; a leader gets the lowest single (the first of :func:`hints`,
+    found without listing the others: 托管 plays by it)."""
+    if game.to_act is None or game.phase != "play":
+        raise IllegalAction("a hint is given only during play, to the seat to act", code="no_hint")
+    t = game.order
+    if game.is_leading():
+        return _lowest_single(game, t)
+    return _lowest_follow(game.legal_actions(), t)
 
 
 def bury_hint(game: Any) -> list[Card]:

@@ -60,5 +60,11 @@ def hints(game: Any) -> list[Any]:
 def hint(game: Any) -> Any:
     """提示: the smallest play that beats the one on the table — the same type with the
     lowest top rank first, bombs (smallest first) only when nothing else beats — else
-    pass; a leader gets its lowest single (the first of :func:`hints`)."""
-    return hints(game)[0]
+    pass; a leader gets its lowest single (the first of :func:`hints`, found without listing
+    the others: 托管 plays by it)."""
+    if game.to_act is None:
+        raise IllegalAction("the hand is over: there is nothing to hint", code="no_hint")
+    if game.is_leading():
+        return _lowest_single(game)
+    plays = [a for a in game.legal_actions() if isinstance(a, Play)]
+    return min(plays, key=_hint_key) if plays else PASS
