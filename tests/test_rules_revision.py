@@ -157,8 +157,9 @@ def test_the_qingdao_tribute_is_given_by_the_last_placed() -> None:
 def _without_new_options(view: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
     """A view whose ``options`` are cut to the record's own option names (options added
     since are filled in by the upgrade), with the upgraded values put back as recorded;
-    the view fields added since (the over view's ``hands_left`` and ``score_detail``) are left out."""
-    out = {k: v for k, v in view.items() if k not in ("hands_left", "score_detail", "solo_calls")}
+    the view fields added since (the over view's ``hands_left`` and ``score_detail``, the
+    emperor's ``solo_calls``, Shengji's ``burier``) are left out."""
+    out = {k: v for k, v in view.items() if k not in ("hands_left", "score_detail", "solo_calls", "burier")}
     if isinstance(view.get("options"), dict):
         out["options"] = {k: record["options"][k] for k in view["options"] if k in record["options"]}
     return out

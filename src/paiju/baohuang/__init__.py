@@ -13,6 +13,7 @@ from paiju.baohuang.options import PRESETS, describe_options, resolve_options
 from paiju.baohuang.plays import YIELD, Declare, Play, Yield, beats, parse_play
 from paiju.baohuang.policy import hint, hints, hosted_action
 from paiju.baohuang.scoring import hand_scores, tribute_plan
+from paiju.baohuang.tracker import tracker
 from paiju.game import PASS, Pass
 
 __all__ = [
@@ -35,5 +36,6 @@ __all__ = [
     "hosted_action",
     "parse_play",
     "resolve_options",
+    "tracker",
     "tribute_plan",
 ]

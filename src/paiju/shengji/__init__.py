@@ -15,6 +15,7 @@ from paiju.shengji.options import describe_options, resolve_options
 from paiju.shengji.policy import bury_hint, hint, hints, hosted_action
 from paiju.shengji.scoring import kitty_multiplier, level_change
 from paiju.shengji.sequences import Combos, LeadPlays
+from paiju.shengji.tracker import tracker
 
 __all__ = [
     "NO",
@@ -34,5 +35,6 @@ __all__ = [
     "resolve_options",
     "resolve_throw",
     "team_of",
+    "tracker",
     "trick_winner",
 ]

@@ -722,6 +722,7 @@ class Shengji(Game):
                 ID_TEXT[self.revealed_kitty_card] if self.revealed_kitty_card is not None else None
             ),
             "kitty_size": self.kitty_size,
+            "burier": self._burier,  # whose burial the kitty is (public: every burial is seen made)
             "trick": [{"seat": s, "cards": " ".join(ID_TEXT[c] for c in p)} for s, p in self._trick],
             "failed_throw": (
                 " ".join(ID_TEXT[c] for c in self._attempt) if self._trick and self._attempt is not None else None

@@ -31,6 +31,7 @@ from paiju.shuangkou.game import Shuangkou, deck_cards, next_leader
 from paiju.shuangkou.options import describe_options, resolve_options
 from paiju.shuangkou.policy import hint, hints, hosted_action
 from paiju.shuangkou.scoring import RESULT_NAMES, hand_result, hand_scores
+from paiju.shuangkou.tracker import tracker
 
 __all__ = [
     "KIND_NAMES",
@@ -54,5 +55,6 @@ __all__ = [
     "parse_play",
     "play_beats",
     "resolve_options",
+    "tracker",
     "valid_plays",
 ]

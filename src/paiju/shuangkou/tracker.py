@@ -1,0 +1,47 @@
+"""记牌器 card tracker for Shuangkou: per rank, the copies a seat has not seen.
+
+:func:`tracker` reads one seat's view and nothing else (a pure function of the dict). Of
+the two packs (108 cards), a copy is *seen* when it is in the seat's own hand or was
+played (the physical cards of every play event); every other copy is in another hand and
+counts as *unseen* — also at the end, when ``hands_left`` shows them [decision: the table
+stays "what the others hold"].
+
+>>> import paiju
+>>> g = paiju.new_game("shuangkou", seed=7)
+>>> t = tracker(g.view(0))
+>>> list(t)[:3], list(t)[-3:], sum(t.values())
+(['3', '4', '5'], ['2', 'SJ', 'BJ'], 81)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.shuangkou.game import deck_cards
+
+RANK_ORDER = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ")
+"""Shuangkou's rank order, low to high: the keys of a tracker, as card text ranks."""
+
+
+def _deck_table() -> dict[str, int]:
+    counts = dict.fromkeys(RANK_ORDER, 0)
+    for c in deck_cards():
+        counts[c.rank_text] += 1
+    return counts
+
+
+DECK_TABLE = _deck_table()
+"""Copies per rank in the two packs (a constant: built once at import)."""
+
+
+def tracker(view: dict[str, Any]) -> dict[str, int]:
+    """``{rank: copies unseen by the view's seat}`` in :data:`RANK_ORDER`. A spectator's
+    view (no hand) counts only the cards played."""
+    left = dict(DECK_TABLE)
+    seen = list(view["hand"] or [])
+    for e in view["events"]:
+        if "cards" in e:
+            seen += e["cards"].split()
+    for text in seen:
+        left[text[:2] if text[:2] in ("SJ", "BJ") else text[0]] -= 1
+    return left
