@@ -40,6 +40,15 @@ second per connection (a token bucket of 18/s, bursts of 30; ``--no-pace`` turns
 and lets the server answer "slow down"). ``--think S`` makes clients wait 0..2S seconds
 before acting, ``--no-compression`` stops them offering permessage-deflate, ``--nice -10``
 raises the benchmark's priority on a shared machine, ``--py-spy FILE`` records the server.
+
+``--strongest-tables N`` adds N more Baohuang rooms of one player and four 最强 (strongest)
+bots — the search bot, thinking in the hall's bot worker process (``--bot-workers``,
+default 1; paiju.server.bot_pool) — playing through the whole window. Their player acts
+at random like the others, but their actions are not counted: the figures are the other
+tables', to show whether search-bot tables move them. The workers inherit the server's
+CPU pinning, so a search competes with the hall's own core (the worst case on 2 cores),
+at a lower priority (nice +10, bot_pool.NICE); ``--workers-on-clients`` moves them to
+the clients' CPU as soon as they start.
 """
 
 from __future__ import annotations
@@ -62,6 +71,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections import Counter
@@ -205,7 +215,7 @@ def loopback_limits() -> list[str]:
 class Server:
     """The hall in a subprocess, on a fresh SQLite file."""
 
-    def __init__(self, cpus: set[int] | None) -> None:
+    def __init__(self, cpus: set[int] | None, bot_workers: int = 1) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="paiju-hall-load-")
         self.port = free_port()
         self.db = Path(self.dir.name) / "hall.db"
@@ -213,6 +223,8 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [server_python(), "-m", "paiju.server.app", "--host", "127.0.0.1", "--port", str(self.port)]
         cmd += ["--db", f"sqlite:///{self.db}", "--bot-delay", "0", *loopback_limits()]
+        if bot_workers != 1:
+            cmd += ["--bot-workers", str(bot_workers)]
         self.cmd = cmd
         self.log = open(self.log_path, "w+b")  # noqa: SIM115 (closed in stop)
 
@@ -277,6 +289,9 @@ class Config:
     procs: int = 1
     pin: bool = True
     compression: bool = True  # offer permessage-deflate, as browsers do
+    strongest: int = 0  # more rooms of one player and four 最强 bots, not measured
+    bot_workers: int = 1
+    workers_on_clients: bool = False  # move the bot workers to the clients' CPU(s)
 
 
 @dataclass
@@ -431,8 +446,9 @@ class Client:
                 self.pending = (hand, turn, time.perf_counter(), time.time())
                 assert self.ws is not None
                 await self.ws.send(text)
-        elif self.starter and status in ("between", "waiting") and self.started_for != hand:
-            if status == "between" and self.window and self.window.inside(now):
+        elif (self.starter or "ready" in room) and status in ("between", "waiting") and self.started_for != hand:
+            # a hall with 准备 (room.ready) starts a hand once every seat is ready: each sends start (= ready)
+            if self.starter and status == "between" and self.window and self.window.inside(now):
                 self.stats.hands += 1
             self.started_for = hand
             await self.send({"type": "start"})
@@ -548,6 +564,43 @@ async def _watch_loop(end: float, stats: Stats, tick: float = 0.01) -> None:
         stats.lag_ms = max(stats.lag_ms, (loop.time() - t - tick) * 1000)
 
 
+async def run_strongest(cfg: Config, started: asyncio.Future[None], stop: asyncio.Event) -> Stats:
+    """``cfg.strongest`` rooms of one random player (seat 0) and four 最强 bots, playing
+    hand after hand until ``stop``; their own stats (not part of the measured figures)."""
+    stats = Stats()
+    clients = [Client(1_000_000 + i * SEATS, 0, True, stats, cfg) for i in range(cfg.strongest)]
+    sem = asyncio.Semaphore(8)
+    jar = http.cookiejar.CookieJar(policy=NoCookies())
+    async with httpx.AsyncClient(base_url=cfg.url, cookies=jar, timeout=60, headers={"Origin": cfg.url}) as hc:
+        for c in clients:
+            await _login(hc, c, sem)
+            c.room = await _create_room(hc, c, sem)
+    ws_url = cfg.url.replace("http://", "ws://", 1)
+    readers: list[asyncio.Task[None]] = []
+    try:
+        for c in clients:
+            await _open(c, ws_url, sem)
+            readers.append(asyncio.create_task(c.run()))
+            await c.send({"type": "sit", "seat": 0})
+            await asyncio.wait_for(c.seated.wait(), 60)
+            for seat in range(1, SEATS):
+                await c.send({"type": "bot", "seat": seat, "level": "strongest"})
+        for c in clients:
+            while not (c.last_update and all(s["bot"] for s in c.last_update["room"]["seats"][1:])):
+                await asyncio.sleep(0.05)
+            c.go(Window(time.time(), float("inf")))
+        started.set_result(None)
+        await stop.wait()
+    finally:
+        for c in clients:
+            c.closing, c.playing = True, False
+        await asyncio.gather(*(c.ws.close() for c in clients if c.ws is not None), return_exceptions=True)
+        for task in readers:
+            task.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+    return stats
+
+
 class LocalControl:
     """The go-ahead for clients running in the parent's own event loop."""
 
@@ -616,6 +669,9 @@ class Result:
     setup_s: float
     setup_retries: int
     server_exit: int | None
+    strongest_tables: int = 0  # rooms of four 最强 bots playing meanwhile (not measured)
+    strongest_hands: int = 0  # hands they finished (warm-up and window)
+    bot_fallback: bool = False  # the bot pool failed at least once (a 最强 decision was the heuristic's)
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:
@@ -646,6 +702,7 @@ class Watch:
     def __init__(self, server_pid: int, py_spy: str | None) -> None:
         self.pid, self.py_spy = server_pid, py_spy
         self.server_cpu = self.machine_cpu = float("nan")
+        self.strongest_hands = 0  # hands the 最强 rooms finished (warm-up and window)
 
     async def run(self, start: float, end: float) -> None:
         await asyncio.sleep(max(0.0, start - time.time()))
@@ -670,6 +727,26 @@ async def _drive(cfg: Config, procs: int, client_cpus: set[int] | None, watch: W
     n_tables = cfg.clients // SEATS
     parts = [list(range(n_tables))[i::procs] for i in range(procs)]
     parts = [p for p in parts if p]
+    extra: asyncio.Task[Stats] | None = None
+    stop = asyncio.Event()
+    if cfg.strongest:  # the search-bot rooms play from before the warm-up to the end
+        started: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        extra = asyncio.create_task(run_strongest(cfg, started, stop))
+        waits: list[asyncio.Future[Any]] = [extra, started]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if extra.done():
+            extra.result()  # raises the set-up failure
+    try:
+        return await _drive_clients(cfg, parts, client_cpus, watch)
+    finally:
+        stop.set()
+        if extra is not None:
+            strongest = await extra
+            watch.strongest_hands = strongest.hands
+
+
+async def _drive_clients(cfg: Config, parts: list[list[int]], client_cpus: set[int] | None, watch: Watch) -> Stats:
+    """The measured clients, in this process or in ``len(parts)`` child processes."""
 
     def window() -> tuple[float, float]:
         start = time.time() + cfg.warmup
@@ -726,13 +803,43 @@ async def _drive(cfg: Config, procs: int, client_cpus: set[int] | None, watch: W
     return merge(stats)
 
 
+def bot_workers_of(server_pid: int) -> list[int]:
+    """The hall's bot-pool workers: its children started by multiprocessing's spawn."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == server_pid and b"spawn_main" in cmd:
+                out.append(int(entry))
+    return out
+
+
+def pin_bot_workers(server_pid: int, cpus: set[int], stop: threading.Event) -> None:
+    """Until ``stop``: move every bot worker of the hall (started when first needed) to ``cpus``."""
+    done: set[int] = set()
+    while not stop.wait(0.1):
+        for pid in bot_workers_of(server_pid):
+            if pid not in done:
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(pid, cpus)
+                    done.add(pid)
+
+
 def run_one(base: Config, clients: int, log: Any, py_spy: str | None = None) -> Result:
     """Measure ``clients`` clients against a fresh server (``base`` gives every other setting)."""
     if clients < SEATS or clients % SEATS:
         raise SystemExit(f"--clients: {clients} is not a multiple of {SEATS} (five players a table)")
     duration = base.duration
     server_cpus, client_cpus, _ = cpu_plan(base.procs, base.pin)
-    server = Server(server_cpus)
+    server = Server(server_cpus, base.bot_workers)
+    stop_pinning = threading.Event()
+    if base.strongest and base.workers_on_clients and client_cpus:
+        args = (server.proc.pid, client_cpus, stop_pinning)
+        threading.Thread(target=pin_bot_workers, args=args, daemon=True).start()
     try:
         server.wait_ready()
         cfg = replace(base, url=server.url, clients=clients)
@@ -740,8 +847,10 @@ def run_one(base: Config, clients: int, log: Any, py_spy: str | None = None) -> 
         watch = Watch(server.proc.pid, py_spy)
         stats = asyncio.run(_drive(cfg, cfg.procs, client_cpus, watch))
     finally:
+        stop_pinning.set()
         exit_code = server.stop()
         log_errors = server.error_lines()
+        fallback = "plays the heuristic's choice" in server.log_text()  # the bot pool failed (logged once)
         server.cleanup()
     lat = sorted(stats.latencies_ms)
     errors = sum(stats.errors.values())
@@ -779,6 +888,9 @@ def run_one(base: Config, clients: int, log: Any, py_spy: str | None = None) -> 
         setup_s=stats.setup_s,
         setup_retries=stats.setup_retries,
         server_exit=exit_code,
+        strongest_tables=base.strongest,
+        strongest_hands=watch.strongest_hands,
+        bot_fallback=fallback,
     )
 
 
@@ -871,6 +983,15 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     ap.add_argument("--seed", type=int, default=1, help="seed of the clients' random choices")
     ap.add_argument("--json", metavar="FILE", help="also write every figure to FILE")
     ap.add_argument("--markdown", action="store_true", help="print markdown rows ready for docs")
+    ap.add_argument(
+        "--strongest-tables", type=int, default=0, help="more rooms of four 最强 search bots, playing meanwhile"
+    )
+    ap.add_argument("--bot-workers", type=int, default=1, help="the hall's bot worker processes (default 1)")
+    ap.add_argument(
+        "--workers-on-clients",
+        action="store_true",
+        help="move the bot workers to the clients' CPU (default: the server's)",
+    )
     args = ap.parse_args(argv)
     counts = [int(x) for x in args.clients.split(",") if x.strip()]
     procs = max(1, args.procs)
@@ -901,11 +1022,23 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
         procs=procs,
         pin=not args.no_pin,
         compression=not args.no_compression,
+        strongest=max(0, args.strongest_tables),
+        bot_workers=args.bot_workers,
+        workers_on_clients=args.workers_on_clients,
     )
+    if base.strongest:
+        notes.append(
+            f"{base.strongest} more room(s) of one random player and four 最强 bots playing meanwhile (not measured), "
+            f"{args.bot_workers} bot worker(s) at nice +10 on "
+            + ("the clients' CPU" if args.workers_on_clients else "the server's CPU")
+        )
     results = []
     try:
         for i, n in enumerate(counts):
             r = run_one(base, n, log, args.py_spy if i == len(counts) - 1 else None)
+            if r.strongest_tables:
+                how = "some decisions fell back to the heuristic" if r.bot_fallback else "every search answered"
+                log(f"{n} clients: the 最强 room(s) finished {r.strongest_hands} hands (warm-up and window); {how}")
             log(
                 f"{n} clients: {r.actions_per_s:,.0f} actions/s, p50 {r.p50_ms:.1f} ms, p99 {r.p99_ms:.1f} ms, "
                 f"{r.errors} errors, server CPU {r.server_cpu:.0%}, client CPU {r.client_cpu:.0%}, "

@@ -767,6 +767,9 @@ def serve(
     max_connections: int = typer.Option(4096, help="open connections of the whole hall"),
     deal_step: float = typer.Option(0.06, help="seconds each decision of the Shengji deal waits while cards arrive"),
     deal_final_window: float = typer.Option(1.5, help="seconds a person has to declare after the last card"),
+    bot_workers: int = typer.Option(1, help="processes the 最强 (strongest) bots search in (0: none)"),
+    ready_timeout: float = typer.Option(20.0, help="seconds between hands for everyone to press 准备 (then 托管)"),
+    archive_after: float = typer.Option(1800.0, help="seconds a room may have no person before it is archived"),
     limit: list[str] = typer.Option(  # noqa: B008
         [],
         help=LIMIT_HELP,
@@ -777,7 +780,7 @@ def serve(
 
     from paiju.server.app import serve as run_server
 
-    values: dict[str, Any] = {"rate": rate}
+    values: dict[str, Any] = {"rate": rate, "ready_timeout": ready_timeout, "archive_after": archive_after}
     defaults = Limits()
     for item in limit:
         name, _, text = item.partition("=")
@@ -800,6 +803,7 @@ def serve(
         max_connections=max_connections,
         deal_step=deal_step,
         deal_final_window=deal_final_window,
+        bot_workers=bot_workers,
     )
 
 

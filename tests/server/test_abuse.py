@@ -243,7 +243,7 @@ def test_twenty_non_readers_flooding_60_kb_messages_leave_the_hall_memory_bounde
         c.send(json.dumps({"type": huge}))
         err = c.error()
         assert "unknown message type" in err["error"] and "xxxxxxxx" not in err["error"], err
-        assert len(json.dumps(err)) < 300
+        assert len(json.dumps(err)) < 400  # names the message types, never the payload
         c.sync()
     for d in deaf:
         d.close()
@@ -496,7 +496,7 @@ def test_records_are_served_from_a_cache_and_for_open_rooms_only(start_server: C
         again = c.get(f"/api/rooms/{kept}/hands/1")
         assert again.status_code == 200 and again.content == first.content
         assert c.get(f"/api/rooms/{unread}/hands/1").status_code == 409
-        # nobody uses the rooms any more: they close, and their records are no longer served
+        # nobody uses the rooms any more: they close, archived, and their records are still served
         c1.close()
         c2.close()
         deadline = time.monotonic() + 15
@@ -504,7 +504,9 @@ def test_records_are_served_from_a_cache_and_for_open_rooms_only(start_server: C
             assert time.monotonic() < deadline, "the idle room did not close"
             time.sleep(0.3)
         r = c.get(f"/api/rooms/{kept}/hands/1")
-        assert r.status_code == 404 and r.json()["error"]
+        assert r.status_code == 200 and r.content == first.content
+        assert c.get(f"/api/rooms/{kept}/hands/2").status_code == 404
+        assert c.get("/api/rooms/nosuchroom/hands/1").status_code == 404
 
 
 # ====================================================================== 3. origin and CSRF
@@ -1136,7 +1138,7 @@ def test_fuzzed_messages_all_get_an_answer_and_the_hall_stays_well(start_server:
         for answer in [*got, m]:
             errs = list(SERVER_VALIDATORS[answer["type"]].iter_errors(answer))
             assert not errs, f"{answer['type']} breaks its schema ({errs[0].message}), answering {shown!r}"
-        answers = [a for a in got if a["type"] in ("error", "pong", "hint", "hello", "check")]
+        answers = [a for a in got if a["type"] in ("error", "pong", "hint", "hello", "check", "said")]
         kinds = [a["type"] for a in answers]
         if fuzz.must_fail:
             assert kinds == ["error"], f"{shown!r} was answered {kinds}"
@@ -1145,7 +1147,7 @@ def test_fuzzed_messages_all_get_an_answer_and_the_hall_stays_well(start_server:
             assert kinds in (["error"], [asked]), f"{shown!r} was answered {kinds}"
         else:  # refused with one error, or taken: an update shows it (a ping or hint in bytes: its answer)
             updated = any(a["type"] == "update" for a in got)
-            assert kinds in (["error"], ["pong"], ["hint"], ["check"]) or (not kinds and updated), (
+            assert kinds in (["error"], ["pong"], ["hint"], ["check"], ["said"]) or (not kinds and updated), (
                 f"{shown!r} was answered {kinds} and {len(got) - len(kinds)} updates"
             )
         outcomes[kinds[0] if kinds else "taken"] += 1

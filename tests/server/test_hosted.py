@@ -46,7 +46,9 @@ def wait_for_b(ca: Client, cb: Client) -> dict[str, Any]:
         )
         turn = m["turn"]
         if m["view"]["to_act"] == 1:
-            return cb.until_update(lambda x, turn=turn: x["turn"] == turn and x["view"]["to_act"] == 1)
+            return cb.until_update(
+                lambda x, turn=turn: x["view"] is not None and x["turn"] == turn and x["view"]["to_act"] == 1
+            )
         ca.act(first_legal(m["view"]), turn)
         acted = turn
 
@@ -110,6 +112,7 @@ def test_a_hosted_human_at_the_end_dissolves_the_table(hall: Hall) -> None:
     rid, ca, cb = two_humans(hall, "dissolve", 2, switchable_policy(state))
     with ca, cb:
         ca.send({"type": "start"})
+        cb.send({"type": "start"})  # every person is ready 准备: the hand starts
         hosted = ca.until_update(lambda m: seat0(m)["hosted"], 30)
         assert seat0(hosted)["hosted_times"] == 1
         assert not hosted["room"]["seats"][1]["hosted"]
@@ -136,6 +139,7 @@ def test_hosted_switch_on_and_off_and_the_lock(hall: Hall) -> None:
         ca.send({"type": "hosted", "on": True})
         assert "托管" in ca.error()["error"]  # no hand yet
         ca.send({"type": "start"})
+        cb.send({"type": "start"})  # every person is ready 准备: the hand starts
         at_b = wait_for_b(ca, cb)
         turn = at_b["turn"]
         ca.sync()
@@ -168,6 +172,7 @@ def test_leave_during_a_hand_costs_the_penalty_and_hosts_the_seat(hall: Hall) ->
     rid, ca, cb = two_humans(hall, "leaver", 600, switchable_policy(state))
     with ca, cb:
         ca.send({"type": "start"})
+        cb.send({"type": "start"})  # every person is ready 准备: the hand starts
         at_b = wait_for_b(ca, cb)
         ca.sync()
         ca.send({"type": "leave"})
@@ -206,6 +211,7 @@ def test_leaving_twice_costs_the_penalty_once(hall: Hall) -> None:
     rid, ca, cb = two_humans(hall, "twice", 600, switchable_policy(state))
     with ca, cb:
         ca.send({"type": "start"})
+        cb.send({"type": "start"})  # every person is ready 准备: the hand starts
         wait_for_b(ca, cb)
         ca.send({"type": "leave"})
         ca.until_update(lambda m: seat0(m)["hosted"])

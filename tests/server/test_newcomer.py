@@ -288,6 +288,7 @@ def test_the_button_and_leaving_are_told(hall: Hall) -> None:
         cb.send({"type": "sit", "seat": 1})
         cb.until_update(lambda m: m["seat"] == 1)
         ca.send({"type": "start"})
+        cb.send({"type": "start"})  # every person is ready 准备: the hand starts
         ca.until_update(lambda m: m["room"]["status"] == "playing")
         ca.send({"type": "hosted", "on": True})
         m = ca.until_update(lambda x: seat0(x)["hosted"])

@@ -71,7 +71,8 @@ def play_room(hall: Hall, variant: str, seed: int) -> dict[str, Any]:
             c.until_update(lambda m, i=i: m["seat"] == i)
         watcher = hall.connect(rid, hall.login(f"{variant[:7]}-watch"))
         for number in range(1, HANDS_PER_ROOM + 1):
-            clients[number % SEATS].send({"type": "start"})
+            for c in clients:  # every person is ready 准备 (start for the first hand, as a client may)
+                c.send({"type": "start" if number == 1 else "ready"})
             for c in [*clients, watcher]:
                 c.until_update(
                     lambda m, n=number: m["room"]["status"] == "between" and m["room"]["hand_number"] == n, 60

@@ -143,6 +143,7 @@ def test_only_the_seat_to_act_may_act(hall: Hall) -> None:
         cb.send({"type": "sit", "seat": 1})
         cb.until_update(lambda m: m["seat"] == 1)
         ca.send({"type": "start"})
+        cb.send({"type": "start"})  # every person is ready 准备: the hand starts
         # the hand stops at the first human to act
         first = ca.until_update(lambda m: m["view"] is not None and m["view"]["to_act"] in (0, 1))
         mover, other = (ca, cb) if first["view"]["to_act"] == 0 else (cb, ca)

@@ -157,6 +157,7 @@ def test_a_seat_left_on_hosted_stays_locked_after_a_restart(make_server: Callabl
         cb.send({"type": "sit", "seat": 1})
         cb.until_update(lambda m: m["seat"] == 1)
         ca.send({"type": "start"})
+        cb.send({"type": "start"})  # every person is ready 准备: the hand starts
         while True:  # A plays until the hand waits for B, who never acts
             m = ca.until_update(lambda m: m["view"] is not None and m["view"]["to_act"] in (0, 1))
             if m["view"]["to_act"] == 1:

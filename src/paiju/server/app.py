@@ -118,12 +118,14 @@ def create_app(
     origins: Sequence[str] = (),
     deal_step: float = DEAL_STEP,
     deal_final_window: float = DEAL_FINAL_WINDOW,
+    bot_workers: int = 1,
 ) -> Starlette:
     """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db).
     ``limits`` are what one visitor may use (``rate``: table messages per second of one
     player, a shortcut); ``origins`` are the origins besides the hall's own whose pages may
     act in it (a proxy's public address); ``deal_step`` and ``deal_final_window`` time the
-    Shengji deal (``paiju.server.deal``)."""
+    Shengji deal (``paiju.server.deal``); ``bot_workers`` processes run the 最强 bots'
+    searches (``paiju.server.bot_pool``)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
@@ -185,6 +187,9 @@ def create_app(
             return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
         p = await me(req)
         rooms = hall().lobby()
+        game = req.query_params.get("game")
+        if game:
+            rooms = [r for r in rooms if r["game"] == game]
         page = rooms[offset : offset + limit]
         if p:
             page = [{**r, "your_seat": _seat_of(r, hall(), p["id"])} for r in page]
@@ -217,6 +222,22 @@ def create_app(
             return _error(str(e))
         return JSONResponse({"id": table.id})
 
+    async def api_quick_start(req: Request) -> Response:
+        """快速开始: a seat at the first table of the game with a free seat, or a new room with bots."""
+        same_origin(req)
+        p = await me(req)
+        if not p:
+            return _error("choose a name first (POST /api/login)", 401)
+        body = await _json_body(req, limits.body_bytes)
+        game = body.get("game")
+        try:
+            if not isinstance(game, str):
+                raise IllegalAction("game must be text", "bad_value", where="game")
+            table, seat = await hall().quick_start(game, p["id"], p["name"])
+        except IllegalAction as e:
+            return _error(str(e), e=e)
+        return JSONResponse({"room": table.id, "seat": seat})
+
     async def api_room(req: Request) -> Response:
         table = hall().tables.get(req.path_params["room"])
         if table is None:
@@ -225,11 +246,16 @@ def create_app(
 
     async def api_hand(req: Request) -> Response:
         rid, n = req.path_params["room"], req.path_params["number"]
-        table = hall().tables.get(rid)  # open rooms only: the ones the lobby shows
-        if table is None:
-            return _error("no such room", 404)
-        if not 1 <= n <= len(table.hands):
-            return _error("no finished hand with that number", 404)
+        table = hall().tables.get(rid)  # open rooms, and archived ones (read from the store)
+        if table is not None:
+            game_name = table.game_name
+            if not 1 <= n <= len(table.hands):
+                return _error("no finished hand with that number", 404)
+        else:
+            room = await asyncio.to_thread(hall().store.room, rid) if len(rid) <= 64 else None
+            if room is None or room["status"] != "archived":
+                return _error("no such room", 404)
+            game_name = room["game"]
         data = hall().record_bytes((rid, n))
         if data is None:
 
@@ -237,7 +263,7 @@ def create_app(
                 rows = [h for h in hall().store.room_hands(rid) if h["number"] == n]
                 if not rows or rows[0]["finished_at"] is None:
                     return None
-                return stored_record(hall().store, table.game_name, rows[0])
+                return stored_record(hall().store, game_name, rows[0])
 
             try:
                 rec = await asyncio.to_thread(record)
@@ -342,7 +368,12 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await open_store(db_url)
         state["hall"] = h = Hall(
-            store, bot_delay=bot_delay, limits=limits, deal_step=deal_step, deal_final_window=deal_final_window
+            store,
+            bot_delay=bot_delay,
+            limits=limits,
+            deal_step=deal_step,
+            deal_final_window=deal_final_window,
+            bot_workers=bot_workers,
         )
         await h.open()
         collector.freeze_loaded()
@@ -359,6 +390,7 @@ def create_app(
         Route("/api/login", api_login, methods=["POST"]),
         Route("/api/games", api_games),
         Route("/api/rooms", api_rooms, methods=["GET", "POST"]),
+        Route("/api/quick_start", api_quick_start, methods=["POST"]),
         Route("/api/rooms/{room}", api_room),
         Route("/api/rooms/{room}/hands/{number:int}", api_hand),
         WebSocketRoute("/ws/{room}", ws_table),
@@ -406,6 +438,7 @@ def serve(
     header_timeout: float = HEADER_TIMEOUT,
     deal_step: float = DEAL_STEP,
     deal_final_window: float = DEAL_FINAL_WINDOW,
+    bot_workers: int = 1,
 ) -> None:
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
@@ -423,6 +456,7 @@ def serve(
         origins=origins,
         deal_step=deal_step,
         deal_final_window=deal_final_window,
+        bot_workers=bot_workers,
     )
     uvicorn.run(
         app,
@@ -460,6 +494,7 @@ if __name__ == "__main__":
     ap.add_argument("--header-timeout", type=float, default=HEADER_TIMEOUT)
     ap.add_argument("--deal-step", type=float, default=DEAL_STEP, help="seconds per decision of the Shengji deal")
     ap.add_argument("--deal-final-window", type=float, default=DEAL_FINAL_WINDOW, help="seconds after the last card")
+    ap.add_argument("--bot-workers", type=int, default=1, help="processes the 最强 (strongest) bots search in")
     limit_arguments(ap)
     a = ap.parse_args()
     chosen = Limits(**{name: getattr(a, name) for name in Limits.names()})
@@ -474,4 +509,5 @@ if __name__ == "__main__":
         a.header_timeout,
         deal_step=a.deal_step,
         deal_final_window=a.deal_final_window,
+        bot_workers=a.bot_workers,
     )

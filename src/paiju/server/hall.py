@@ -6,8 +6,10 @@ table that waited reloads from the store and carries on by itself.
 
 The lobby is served from a snapshot rebuilt at most every ``lobby_refresh`` seconds and
 finished hands' records from a small cache, so that readers never cost the tables much;
-a room nobody has used for ``room_idle`` seconds is closed (kept in the store, no longer
-listed or loaded), and a player has at most ``rooms_per_player`` open rooms.
+a room nobody has used for ``room_idle`` seconds, or with no person for ``archive_after``
+seconds (computer players alone do not keep it), is closed (kept in the store, no longer
+listed or loaded; one with finished hands is archived and its hands stay readable), and a
+player has at most ``rooms_per_player`` open rooms.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server import store as db
+from paiju.server.bot_pool import BotPool
 from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
-from paiju.server.games_info import room_option_names
+from paiju.server.games_info import room_option_names, split_options
 from paiju.server.limits import check_value
 from paiju.server.store import Store
 from paiju.server.table import Table
@@ -37,6 +40,7 @@ DEFAULT_TURN_TIMEOUT = 30.0
 RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable database
 RECORDS_CACHED = 256  # finished hands' records kept encoded
 SWEEP_EVERY = 30.0  # seconds between looks for idle rooms
+CLOSED = ("closed", "archived")  # stored statuses of rooms no longer loaded (archived: its hands are read)
 log = logging.getLogger("paiju.hall")
 
 
@@ -51,8 +55,10 @@ class Hall:
         limits: Limits | None = None,
         deal_step: float = DEAL_STEP,
         deal_final_window: float = DEAL_FINAL_WINDOW,
+        bot_workers: int = 1,
     ) -> None:
         self.store = store
+        self.bot_pool = BotPool(bot_workers)  # where 最强 bots search, off the event loop (bot_pool.py)
         self.writer = Writer(store.engine)
         self.bot_delay = bot_delay
         self.deal_step = deal_step  # seconds per decision while Shengji cards are dealt (deal.py)
@@ -73,9 +79,10 @@ class Hall:
     async def open(self) -> None:
         """Load every room from the store and start its table (resuming unfinished hands).
         A room whose current hand does not replay is set aside; every other room starts."""
-        rows = [r for r in await asyncio.to_thread(self.store.all_rooms) if r["status"] != "closed"]
+        rows = [r for r in await asyncio.to_thread(self.store.all_rooms) if r["status"] not in CLOSED]
         ids = sorted({s["player"] for r in rows for s in r["seats"] if s["player"] is not None})
         self._names.update(await asyncio.to_thread(self.store.players_by_id, ids))
+        self.bot_pool.start()
         for row in rows:
             table = Table(self, row)
             try:
@@ -96,6 +103,7 @@ class Hall:
                 task.cancel()
         for table in self.tables.values():
             await table.stop()
+        await self.bot_pool.close()
         await asyncio.to_thread(self.writer.close)
 
     # ------------------------------------------------------------------ writing
@@ -173,24 +181,64 @@ class Hall:
 
     async def _sweep_idle_rooms(self) -> None:
         while True:
-            await asyncio.sleep(min(SWEEP_EVERY, self.limits.room_idle))
+            await asyncio.sleep(min(SWEEP_EVERY, self.limits.room_idle, self.limits.archive_after))
             now = time.monotonic()
             for table in list(self.tables.values()):
-                if table.idle_since(now) >= self.limits.room_idle:
+                unmanned = not table.damaged and table.unmanned_since(now) >= self.limits.archive_after
+                if unmanned or table.idle_since(now) >= self.limits.room_idle:
                     await self.close_room(table)
 
     async def close_room(self, table: Table) -> None:
-        """Close a room nobody uses: stored as closed, no longer listed or loaded."""
+        """Close a room nobody uses: stored as closed (archived when it has finished hands, which
+        stay readable), no longer listed or loaded."""
+        status = "archived" if table.hands else "closed"
         try:
-            await self.write(Write(run=lambda c: db.save_room_tx(c, table.id, status="closed")))
+            await self.write(Write(run=lambda c: db.save_room_tx(c, table.id, status=status)))
         except Exception as e:  # the store is unavailable: try at the next sweep
             log.debug("room %s not closed yet: %s", table.id, e)
             return
         self.tables.pop(table.id, None)
+        self._lobby = (-1e9, [])
         await table.stop()
 
+    async def quick_start(self, game: str, pid: int, name: str) -> tuple[Table, int]:
+        """快速开始: the player's seat at a table of ``game`` (one they sit at already, else the
+        first free seat of a room in waiting or between where someone sits), else a new room
+        with the game's default options and computer players on the other seats."""
+        if game not in GAMES:
+            raise IllegalAction(f"unknown game {game!r}; games are {', '.join(GAMES)}", "unknown_game", game=game)
+        if not self.throttle.new_room(pid):
+            per = f"{self.limits.rooms_per_minute:g}"
+            raise IllegalAction(f"too many new rooms: at most {per} a minute", "rooms_too_fast", count=per)
+        mine = [t for t in self.tables.values() if t.game_name == game and t.seat_of(pid) is not None]
+        open_ = [
+            t
+            for t in self.tables.values()
+            if t.game_name == game
+            and not t.damaged
+            and t.status in ("waiting", "between")
+            and any(s["player"] is None and s["bot"] is None for s in t.seats)
+            and any(s["player"] is not None or s["bot"] is not None for s in t.seats)
+        ]
+        for table in [*mine, *open_]:
+            seat = await table.seat_quickly(pid, name)
+            if seat is not None:
+                return table, seat
+        table = await self.create_room("", game, {}, DEFAULT_TURN_TIMEOUT, pid, check_rate=False)
+        seat = await table.seat_quickly(pid, name, bots=True)
+        if seat is None:  # nobody else can know of the new room yet
+            raise IllegalAction("the new room has no free seat", "seat_taken", seat=0)
+        return table, seat
+
     async def create_room(
-        self, name: str, game: str, options: dict[str, Any], turn_timeout: float, created_by: int | None
+        self,
+        name: str,
+        game: str,
+        options: dict[str, Any],
+        turn_timeout: float,
+        created_by: int | None,
+        *,
+        check_rate: bool = True,
     ) -> Table:
         if game not in GAMES:
             raise IllegalAction(f"unknown game {game!r}; games are {', '.join(GAMES)}", "unknown_game", game=game)
@@ -207,7 +255,11 @@ class Hall:
             )
         for key, value in options.items():
             check_value(value, f"option {key}")
-        probe: Any = cls(seed=0, **options)  # validates every option with the engine's own messages
+        engine_options, hall_options = split_options(options)
+        for key, value in hall_options.items():
+            if not isinstance(value, bool):
+                raise IllegalAction(f"option {key} is true or false", "bad_room_options", detail=key)
+        probe: Any = cls(seed=0, **engine_options)  # validates every option with the engine's own messages
         if not math.isfinite(turn_timeout) or not 1 <= turn_timeout <= 600:
             raise IllegalAction("turn_timeout must be between 1 and 600 seconds", "bad_turn_timeout")
         if created_by is not None:
@@ -218,7 +270,7 @@ class Hall:
                     "too_many_rooms",
                     count=self.limits.rooms_per_player,
                 )
-            if not self.throttle.new_room(created_by):
+            if check_rate and not self.throttle.new_room(created_by):
                 per = f"{self.limits.rooms_per_minute:g}"
                 raise IllegalAction(f"too many new rooms: at most {per} a minute", "rooms_too_fast", count=per)
         name = " ".join((name or "").split())[:64] or f"{game} room"

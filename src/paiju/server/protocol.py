@@ -12,9 +12,11 @@ from typing import Any
 
 import jsonschema
 
+from paiju.server.phrases import PHRASES
+
 MAX_MESSAGE_BYTES = 64 * 1024
 
-BOT_LEVELS = ("hosted", "normal", "strong")
+BOT_LEVELS = ("hosted", "normal", "strong", "strongest")
 
 _seat = {"type": "integer", "minimum": 0, "maximum": 7}
 MAX_INT = 2**53  # integers a browser's JavaScript number holds exactly
@@ -45,7 +47,26 @@ CLIENT_MESSAGES: dict[str, dict[str, Any]] = {
         {"seat": _seat, "level": {"enum": [*BOT_LEVELS, None]}},
         ("seat", "level"),
     ),
-    "start": _msg("start", "Start the hand (first or next) once every seat is taken."),
+    "start": _msg(
+        "start",
+        "Start the hand once every seat is taken: the same as `ready` (the hand starts when every seat is ready).",
+    ),
+    "ready": _msg(
+        "ready",
+        "准备: you are ready for the next hand (status waiting with every seat taken, or between). The hand "
+        "starts when every seat is ready (computer players always are), or when `room.ready_deadline` runs out "
+        "between hands: then the persons not ready or not connected start on 托管 (hosted_reason not_ready).",
+    ),
+    "say": _msg(
+        "say",
+        "Say something to everyone in the room (seated or watching): a quick phrase 快捷语 or emote by its key, "
+        "or free `text` (at most 60 characters once trimmed) when the room's `chat` option is on. At most one "
+        "every 2 s and 10 a minute per connection (else refused: say_too_fast). Everyone gets a `said`.",
+        {
+            "phrase": {"enum": list(PHRASES)},
+            "text": {"type": "string", "maxLength": 200},
+        },
+    ),
     "act": _msg(
         "act",
         "Take an action for your own seat: the action's text as the game writes it "
@@ -91,8 +112,9 @@ _seat_info = {
         "connected": {"type": "boolean"},
         "hosted": {"type": "boolean", "description": "托管 is on"},
         "hosted_reason": {
-            "enum": ["timeout", "button", "left", None],
-            "description": "why 托管 is on: the turn timed out, the player switched it on, or left the hand",
+            "enum": ["timeout", "button", "left", "not_ready", None],
+            "description": "why 托管 is on: the turn timed out, the player switched it on, left the hand, or was "
+            "not ready (or not connected) when the countdown between hands ended",
         },
         "hosted_times": {"type": "integer", "description": "times 托管 came in this hand"},
         "locked": {"type": "boolean", "description": "auto-played more than 3 times (or left): cannot cancel"},
@@ -177,6 +199,17 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                         "items": {"type": ["string", "null"]},
                         "description": "their players' names, one per message_seats entry (the seats are empty now)",
                     },
+                    "ready": {
+                        "type": "array",
+                        "items": {"type": "boolean"},
+                        "description": "per seat: ready 准备 for the next hand (computer players always are)",
+                    },
+                    "ready_deadline": {
+                        "type": ["number", "null"],
+                        "description": "between hands with every seat taken: seconds until the hand starts anyway",
+                    },
+                    "card_tracker": {"type": "boolean", "description": "room option: the 记牌器 is shown"},
+                    "chat": {"type": "boolean", "description": "room option: free text chat is on"},
                 },
             },
             "seat": {"type": ["integer", "null"]},
@@ -191,6 +224,12 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                 "the ones before it came in earlier updates (0: the whole log)",
             },
             "view": {"type": ["object", "null"]},
+            "tracker": {
+                "type": "object",
+                "additionalProperties": {"type": "integer"},
+                "description": "记牌器, seated players only and with the room option card_tracker on: per rank, "
+                "the copies still unseen by you (paiju.<game>.tracker of your view)",
+            },
         },
         ("room", "seat", "turn", "view"),
     ),
@@ -246,6 +285,18 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
             "reply_to": {"type": ["string", "null"]},
         },
         ("error", "code", "params"),
+    ),
+    "said": _msg(
+        "said",
+        "Someone in the room said something: `phrase` a quick phrase key (the client words it in its language) "
+        "or `text` free chat; `seat` null for a spectator. Not stored.",
+        {
+            "seat": {"type": ["integer", "null"]},
+            "name": {"type": "string"},
+            "phrase": {"enum": [*PHRASES, None]},
+            "text": {"type": ["string", "null"]},
+        },
+        ("seat", "name", "phrase", "text"),
     ),
     "pong": _msg("pong", "Answer to ping."),
 }

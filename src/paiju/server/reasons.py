@@ -47,6 +47,11 @@ _hall_reasons(
     hosted_locked="托管 is locked: auto-played more than {times} times in this hand, or you left",
     hint_not_yours="a hint is given to the seat to act",
     declare_too_late="the deal is over: your declaration {action} came too late",
+    # words to the table
+    say_too_fast="you are talking too fast: at most one message every {seconds} s and {count} a minute",
+    chat_off="free text chat is off in this room: choose a quick phrase",
+    say_too_long="a message is at most {max} characters",
+    say_empty="say either a quick phrase or some text",
     # rooms (HTTP)
     unknown_game="there is no game {game}",
     bad_room_options="the room options are not valid: {detail}",

@@ -65,7 +65,7 @@ rooms = Table(
     Column("options", JSON, nullable=False),
     Column("turn_timeout", Float, nullable=False),
     Column("seats", JSON, nullable=False),  # per seat: player id / bot level / 托管 state
-    Column("status", String(16), nullable=False),  # waiting | playing | between
+    Column("status", String(16), nullable=False),  # waiting | playing | between | closed | archived
     Column("damaged", Text, nullable=True),  # why the room was set aside (None: it plays)
     Column("created_by", Integer, ForeignKey("players.id"), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),

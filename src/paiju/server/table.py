@@ -20,6 +20,7 @@ import importlib
 import inspect
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,8 +32,11 @@ from paiju.game import RECORD_VERSION, Game, new_seed
 from paiju.registry import new_game, replay
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server import store as db
+from paiju.server.bot_pool import POOLED, PoolFailed, Question, searches
 from paiju.server.deal import deal_stage, is_declaration
+from paiju.server.games_info import split_options
 from paiju.server.hints import Hints
+from paiju.server.phrases import MAX_SAY
 from paiju.server.protocol import BOT_LEVELS
 from paiju.server.records import DamagedHand, replay_stored
 from paiju.server.writer import StoreError, StoreUnavailable, Write
@@ -43,7 +47,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("paiju.table")
 
 # computer players behind the levels a room offers
-BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "heuristic"}
+# (最强 "strongest": the heuristic in-process, its searched decisions in the bot pool — POOLED, bot_pool.py)
+BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "heuristic", "strongest": "heuristic"}
+THINKING = object()  # _auto_action's answer while the bot pool thinks: the pool's answer posts the move
 HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot be cancelled
 # a seat without its player's 托管 state (hosted_reason: why 托管 came — timeout, button, left)
 FRESH_SEAT: dict[str, Any] = {"hosted": False, "hosted_times": 0, "left": False, "hosted_reason": None}
@@ -87,6 +93,7 @@ class Conn:
     kicked: asyncio.Event = field(default_factory=asyncio.Event)
     hand_id: int | None = None  # the hand whose events this connection has
     events_sent: int = 0  # how many of that hand's public events it has
+    said: deque[float] = field(default_factory=deque)  # when it said something in the last minute
 
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
@@ -164,7 +171,8 @@ class Table:
         self.id: str = row["id"]
         self.name: str = row["name"]
         self.game_name: str = row["game"]
-        self.options: dict[str, Any] = dict(row["options"])
+        self.options: dict[str, Any] = dict(row["options"])  # as stored: the engine's and the hall's
+        self.engine_options, self.room_options = split_options(self.options)
         self.turn_timeout: float = float(row["turn_timeout"])
         self.seats: list[dict[str, Any]] = [dict(s) for s in row["seats"]]
         self.status: str = row["status"]
@@ -191,6 +199,12 @@ class Table:
         self._queued: dict[int, tuple[str, Any]] = {}  # seat -> a declaration sent ahead in the deal, its id
         self.message_seats: list[int] = []  # the seats on 托管 when the last hand ended (with message)
         self.message_names: list[str | None] = []
+        self._ready: set[int] = set()  # persons who pressed 准备 (or start) for the next hand
+        self._ready_timer: asyncio.TimerHandle | None = None
+        self._ready_at: float | None = None  # when the countdown between hands ends (monotonic)
+        self.person_seen = time.monotonic()  # a person was last connected or seated (rooms without are archived)
+        self._tracker_failed = False
+        self._count_unseen = getattr(importlib.import_module(f"paiju.{self.game_name}"), "tracker", None)
 
     # ------------------------------------------------------------------ loading
     def load(self) -> None:
@@ -248,6 +262,8 @@ class Table:
     async def stop(self) -> None:
         if self._timer:
             self._timer.cancel()
+        if self._ready_timer:
+            self._ready_timer.cancel()
         if self._task:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -272,6 +288,8 @@ class Table:
     async def _handle(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
         self.last_active = time.monotonic()
+        if self.conns:
+            self.person_seen = self.last_active
         if kind == "connect":
             conn: Conn = item[1]
             self.conns.add(conn)
@@ -290,6 +308,9 @@ class Table:
         elif kind == "disconnect":
             self.conns.discard(item[1])
             item[1].closed = True
+            pid = item[1].player["id"]
+            if self.status != "playing" and not any(c.player["id"] == pid for c in self.conns):
+                self._ready.discard(pid)  # gone: not ready any more (the countdown puts them on 托管)
             self._watch_absence(item[1].player["id"])
             self._broadcast()
         elif kind == "absent":
@@ -303,6 +324,10 @@ class Table:
             await self._make_queued(item[1], item[2])
         elif kind == "recover":
             await self.reload()
+        elif kind == "ready_due":
+            await self._ready_due(item[1])
+        elif kind == "seat":
+            await self._seat_quickly(*item[1:])
         elif kind == "finish":
             with contextlib.suppress(IllegalAction):
                 await self._finish_loaded()
@@ -314,6 +339,13 @@ class Table:
         if self.conns or self.damaged or self.status == "playing" or any(s["player"] is not None for s in self.seats):
             return 0.0
         return now - self.last_active
+
+    def unmanned_since(self, now: float) -> float:
+        """Seconds this room has had no person connected or seated (bots and 托管 do not count)."""
+        if self.conns or any(s["player"] is not None for s in self.seats):
+            self.person_seen = now
+            return 0.0
+        return now - self.person_seen
 
     def seat_of(self, player_id: int) -> int | None:
         for i, s in enumerate(self.seats):
@@ -403,6 +435,7 @@ class Table:
         if self.status == "playing":
             raise IllegalAction("a hand is being played: use leave (it costs the leave penalty)", "hand_going_on")
         await self._save_seats(self._seats_with(seat, player=None, **FRESH_SEAT))
+        self._ready.discard(conn.player["id"])
         self._broadcast()
 
     async def _on_bot(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -427,14 +460,128 @@ class Table:
         self._broadcast()
 
     async def _on_start(self, conn: Conn, msg: dict[str, Any]) -> None:
+        await self._on_ready(conn, msg)  # start is 准备: the hand starts once every seat is ready
+
+    async def _on_ready(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """准备: this person is ready for the next hand; the last one ready starts it."""
         self._require_seat(conn)
         if self.status == "playing":
             raise IllegalAction("the hand is already being played", "already_playing")
-        empty = [i for i, s in enumerate(self.seats) if s["player"] is None and s["bot"] is None]
+        empty = self._empty_seats()
         if empty:
             text = ", ".join(map(str, empty))
             raise IllegalAction(f"every seat must be taken first (empty: {text})", "not_all_seated", empty=text)
-        await self._start_hand()
+        self._ready.add(conn.player["id"])
+        if all(self.ready_flags()):
+            await self._start_hand()
+        else:
+            self._broadcast()
+
+    def _empty_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s["player"] is None and s["bot"] is None]
+
+    def ready_flags(self) -> list[bool]:
+        """Per seat: ready for the next hand (a computer player always is)."""
+        return [s["bot"] is not None or (s["player"] is not None and s["player"] in self._ready) for s in self.seats]
+
+    def _watch_ready(self) -> None:
+        """Between hands with every seat taken the countdown runs; otherwise there is none."""
+        due = self.status == "between" and not self.damaged and not self.stalled and not self._empty_seats()
+        if not due:
+            if self._ready_timer is not None:
+                self._ready_timer.cancel()
+            self._ready_timer, self._ready_at = None, None
+            return
+        if self._ready_timer is None:
+            wait = self.hall.limits.ready_timeout
+            self._ready_at = time.monotonic() + wait
+            self._ready_timer = asyncio.get_running_loop().call_later(wait, self.post, ("ready_due", len(self.hands)))
+
+    async def _ready_due(self, hands_done: int) -> None:
+        """The countdown ended: the hand starts, the unready and the absent on 托管 (not_ready)."""
+        if hands_done != len(self.hands) or self.status != "between" or self.stalled or self.damaged:
+            return
+        self._ready_timer, self._ready_at = None, None
+        if self._empty_seats():
+            self._broadcast()
+            return
+        connected = {c.player["id"] for c in self.conns}
+        persons = [s["player"] for s in self.seats if s["player"] is not None]
+        if persons and not connected.intersection(persons):
+            # nobody is here to play: no hand of 托管 alone (it would be unscored and dissolve the
+            # table); the room waits for a person to come back, or is archived
+            self._broadcast()
+            return
+        late = [
+            i
+            for i, s in enumerate(self.seats)
+            if s["player"] is not None and (s["player"] not in self._ready or s["player"] not in connected)
+        ]
+        with contextlib.suppress(IllegalAction):  # not saved: the countdown runs again once the store is back
+            await self._start_hand(late)
+
+    async def _seat_quickly(self, pid: int, name: str, bots: bool, done: asyncio.Future[int | None]) -> None:
+        """快速开始: seat ``pid`` at the first free seat (``bots``: computer players on the others);
+        ``done`` gets the seat, or None when this room has none for them now."""
+        try:
+            seat = self.seat_of(pid)
+            free = self._empty_seats()
+            if seat is None and free and self.status in ("waiting", "between") and not self.damaged:
+                seat = free[0]
+                seats = self._seats_with(seat, player=pid, **FRESH_SEAT)
+                for i in free[1:] if bots else ():
+                    seats[i]["bot"] = "strong"
+                await self._save_seats(seats)
+                self.hall.remember(pid, name)
+                self.message, self.message_seats, self.message_names = None, [], []
+                self._broadcast()
+            if not done.done():
+                done.set_result(seat)
+        except Exception as e:
+            if not done.done():
+                done.set_exception(e)
+
+    async def seat_quickly(self, pid: int, name: str, bots: bool = False) -> int | None:
+        done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self.post(("seat", pid, name, bots, done))
+        return await asyncio.wait_for(done, 10.0)
+
+    async def _on_say(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """快捷语 or a line of chat to everyone in the room (seated or watching); not stored."""
+        phrase, text = msg.get("phrase"), msg.get("text")
+        if (phrase is None) == (text is None):
+            raise IllegalAction("say either a quick phrase or some text", "say_empty")
+        if text is not None:
+            if not self.room_options["chat"]:
+                raise IllegalAction("free text chat is off in this room: choose a quick phrase", "chat_off")
+            text = " ".join(text.split())
+            if not text:
+                raise IllegalAction("say either a quick phrase or some text", "say_empty")
+            if len(text) > MAX_SAY:
+                raise IllegalAction(f"a message is at most {MAX_SAY} characters", "say_too_long", max=MAX_SAY)
+        now, limits, said = time.monotonic(), self.hall.limits, conn.said
+        while said and now - said[0] >= 60:
+            said.popleft()
+        if (said and now - said[-1] < limits.say_gap) or len(said) >= limits.say_per_minute:
+            raise IllegalAction(
+                f"you are talking too fast: at most one message every {limits.say_gap:g} s and "
+                f"{limits.say_per_minute} a minute",
+                "say_too_fast",
+                seconds=f"{limits.say_gap:g}",
+                count=limits.say_per_minute,
+            )
+        said.append(now)
+        out = encode(
+            {
+                "type": "said",
+                "seat": self.seat_of(conn.player["id"]),
+                "name": conn.player["name"],
+                "phrase": phrase,
+                "text": text,
+            }
+        )
+        for c in list(self.conns):
+            c.send(out)
 
     def _playing(self) -> Game:
         game = self.game
@@ -563,6 +710,7 @@ class Table:
             await self._leave_hand(seat, conn.player["id"], "leave")
         else:
             await self._save_seats(self._seats_with(seat, player=None, **FRESH_SEAT))
+            self._ready.discard(conn.player["id"])
         self.changed()
 
     def _hand_going_on(self) -> bool:
@@ -610,9 +758,10 @@ class Table:
         self.changed()
 
     # ------------------------------------------------------------------ the hand
-    async def _start_hand(self) -> None:
+    async def _start_hand(self, late: list[int] | tuple[int, ...] = ()) -> None:
+        """Deal the next hand; the ``late`` seats (not ready at the countdown) start on 托管."""
         prev = self.game
-        options = dict(self.options)
+        options = dict(self.engine_options)
         if prev is not None and prev.is_over and hasattr(prev, "next_hand_options"):
             if not getattr(prev, "match_over", False):  # a won match (Shengji) starts a new one
                 left = any(
@@ -625,12 +774,15 @@ class Table:
         seed = new_seed()
         game = new_game(self.game_name, seed=seed, **options)
         seats = [{**s, **FRESH_SEAT} for s in self.seats]
+        for i in late:
+            seats[i].update(hosted=True, hosted_times=1, hosted_reason="not_ready")
         number, resolved = len(self.hands) + 1, game.record()["options"]  # every option value, not only the room's
         self.hand_id = await self._save(
             Write(run=lambda c: db.start_hand_tx(c, self.id, number, seed, resolved, seats, RECORD_VERSION))
         )
         self.game, self.seats, self.status, self.message, self._bots = game, seats, "playing", None, {}
         self.message_seats, self.message_names, self._queued = [], [], {}
+        self._ready = set()
         self.changed()
 
     def _hosted(self, seat: int, reason: str) -> list[dict[str, Any]]:
@@ -763,6 +915,7 @@ class Table:
             self._timer = loop.call_later(wait, self.post, ("auto" if machine else "deal", *key))
         elif machine:
             self._timer = loop.call_later(self.hall.bot_delay, self.post, ("auto", *key))
+            self._think(seat, key)  # a 最强 seat searches during the bot's delay
         else:
             self._deadline = loop.time() + self.turn_timeout
             self._timer = loop.call_later(self.turn_timeout, self.post, ("timeout", *key))
@@ -789,7 +942,12 @@ class Table:
         seats = None
         if kind == "timeout" and person:
             seats = self._hosted(seat, "timeout")  # stored together with the move 托管 makes
-        await self._apply(seat, self._auto_action(seat), hosted=s["bot"] is None, seats=seats)
+        action = self._auto_action(seat)
+        if action is THINKING:
+            return  # the bot pool's answer posts this turn's move again
+        await self._apply(seat, action, hosted=s["bot"] is None, seats=seats)
+
+    _question: Question | None = None  # the last decision a 最强 seat was asked (one turn at a time)
 
     def _auto_action(self, seat: int) -> Any:
         game = self.game
@@ -798,10 +956,46 @@ class Table:
         name = BOT_FOR_LEVEL.get(level) if level else None
         if name is None:
             return self.hosted_policy(game)
+        q = self._question if self._think(seat, (len(self.hands), self.turn)) else None
+        if q is not None and q.searched:
+            if not q.done:
+                return THINKING
+            if q.answer is not None:
+                return q.legal[q.answer]  # else the pool failed: the heuristic's choice
         bot = self._bots.get(seat)
         if bot is None:
             bot = self._bots[seat] = make_bot(name, game=self.game_name, seed=new_seed())
+        if q is not None:
+            return bot.act(q.view, q.legal)
         return bot.act(game.view(seat), game.legal_actions())
+
+    def _think(self, seat: int, key: tuple[int, int]) -> bool:
+        """For a 最强 seat to act at ``key``: its question (made once per turn, its view and
+        legal actions kept), sent to the bot pool when the search bot would search it.
+        False for any other seat."""
+        name = POOLED.get(self.seats[seat]["bot"])
+        game = self.game
+        if name is None or game is None:
+            return False
+        if self._question is not None and self._question.key == key and self._question.hand == self.hand_id:
+            return True
+        view, legal = game.view(seat), list(game.legal_actions())
+        loop = asyncio.get_running_loop()
+        q = self._question = Question(key, view, legal, searches(name, view, legal), loop.time() + self.hall.bot_delay)
+        q.hand = self.hand_id  # the stored hand's id: the key of another hand never matches
+        if q.searched:  # the bot sees only its seat's view and the legal actions, never the game
+            q.task = loop.create_task(self._ask_pool(q, name), name=f"think-{self.id}")
+        return True
+
+    async def _ask_pool(self, q: Question, name: str) -> None:
+        with contextlib.suppress(PoolFailed):  # no answer: the heuristic's choice (the pool logs why)
+            q.answer = await self.hall.bot_pool.decide(name, self.game_name, q.view, q.legal)
+        q.done = True
+        if self._question is not q or q.key != (len(self.hands), self.turn) or q.hand != self.hand_id:
+            log.debug("table %s drops a stale bot answer for %s", self.id, q.key)
+            return
+        if asyncio.get_running_loop().time() >= q.due:  # else the bot's delay timer posts the move
+            self.post(("auto", *q.key))
 
     # ------------------------------------------------------------------ broadcasting
     def room_info(self) -> dict[str, Any]:
@@ -840,10 +1034,15 @@ class Table:
             "message": self.message,
             "message_seats": self.message_seats if self.message else [],
             "message_names": self.message_names if self.message else [],
+            "ready": self.ready_flags(),
+            "ready_deadline": None if self._ready_at is None else max(0.0, round(self._ready_at - time.monotonic(), 1)),
+            "card_tracker": self.room_options["card_tracker"],
+            "chat": self.room_options["chat"],
         }
 
     def _broadcast(self) -> None:
         """Send every connection its update; a failure stays with this table (logged once)."""
+        self._watch_ready()
         try:
             self._send_updates()
         except Exception:
@@ -867,11 +1066,13 @@ class Table:
             deadline = max(0.0, round(self._deadline - asyncio.get_running_loop().time(), 1))
         room = self.room_info()
         views: dict[int | None, dict[str, Any] | None] = {}
+        trackers: dict[int | None, Any] = {}
         texts: dict[tuple[int | None, int], str] = {}
         for conn in list(self.conns):
             seat = self.seat_of(conn.player["id"])
             if seat not in views:
                 views[seat] = game.view(seat) if game is not None else None
+                trackers[seat] = self._tracker(seat, views[seat])
             view = views[seat]
             events = (view.get("events") or []) if view is not None else []  # a game may keep no event log
             start = conn.events_sent if conn.hand_id == self.hand_id and conn.events_sent <= len(events) else 0
@@ -881,16 +1082,33 @@ class Table:
                 if view is not None and start:
                     part = dict(view)
                     part["events"] = events[start:]
-                texts[key] = encode(
-                    {
-                        "type": "update",
-                        "room": room,
-                        "seat": seat,
-                        "turn": self.turn,
-                        "deadline": deadline,
-                        "events_from": start,
-                        "view": part,
-                    }
-                )
+                update = {
+                    "type": "update",
+                    "room": room,
+                    "seat": seat,
+                    "turn": self.turn,
+                    "deadline": deadline,
+                    "events_from": start,
+                    "view": part,
+                }
+                if trackers[seat] is not None:
+                    update["tracker"] = trackers[seat]
+                texts[key] = encode(update)
             conn.send(texts[key])
             conn.hand_id, conn.events_sent = self.hand_id, len(events)
+
+    def _tracker(self, seat: int | None, view: dict[str, Any] | None) -> Any:
+        """记牌器 for a seated person: unseen copies per rank from their own view only (the
+        engine's ``tracker``); None for spectators, with the room option off, or no hand yet."""
+        if seat is None or view is None or not self.room_options["card_tracker"]:
+            return None
+        count = self._count_unseen
+        if count is None:
+            return None
+        try:
+            return count(view)
+        except Exception:  # a tracker that fails must not stop the updates
+            if not self._tracker_failed:
+                log.exception("table %s: the card tracker failed", self.id)
+            self._tracker_failed = True
+            return None

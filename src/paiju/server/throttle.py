@@ -32,6 +32,10 @@ class Limits:
     lobby_refresh: float = 0.5  # seconds the lobby snapshot is served before it is rebuilt
     room_idle: float = 600.0  # seconds an empty room stays open
     leave_grace: float = 120.0  # seconds a player may be away from a started hand
+    ready_timeout: float = 20.0  # seconds between hands before the unready are put on 托管 and the hand starts
+    archive_after: float = 1800.0  # seconds a room may have no person before it is closed and archived
+    say_gap: float = 2.0  # seconds between two quick phrases or chat lines of one connection
+    say_per_minute: int = 10  # quick phrases or chat lines of one connection per minute
 
     @classmethod
     def names(cls) -> list[str]:
