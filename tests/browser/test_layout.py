@@ -141,6 +141,12 @@ def tables(browser: Browser, hall_server: HallServer) -> Iterator[Callable[[str]
         ctx.close()
 
 
+# every animation that ends (a play sliding in, the dealt hand rising) has ended; the pulse of
+# the seat to act runs forever and moves nothing
+SETTLED_JS = """() => document.getAnimations().every(
+  (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", list(GAMES))
 def test_table_fits_the_screen(tables: Callable[[str], Driver], game: str, size: str) -> None:
@@ -150,6 +156,7 @@ def test_table_fits_the_screen(tables: Callable[[str], Driver], game: str, size:
     page.set_viewport_size({"width": w, "height": h})
     page.wait_for_timeout(300)  # the hand is laid out again on resize
     expect(page.get_by_test_id("play")).to_be_visible()
+    page.wait_for_function(SETTLED_JS)  # cards sliding in are measured where they come to rest
     found = problems(page.evaluate(MEASURE_JS))
     if found and os.environ.get("PAIJU_SHOTS"):
         page.screenshot(path=os.path.join(os.environ["PAIJU_SHOTS"], f"layout-{game}-{size}.png"))

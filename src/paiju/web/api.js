@@ -49,10 +49,14 @@ export async function login(name) {
 
 export const games = () => getJSON("/api/games");
 
-export async function rooms() {
-  const d = await getJSON("/api/rooms");
+// the lobby's rooms, of one game when `game` is given
+export async function rooms(game = "") {
+  const d = await getJSON("/api/rooms" + (game ? "?game=" + encodeURIComponent(game) : ""));
   return (d && d.rooms) || [];
 }
+
+// 快速开始: seated at the first table of `game` with a free seat (or a new one with bots) → {room, seat}
+export const quickStart = (game) => postJSON("/api/quick_start", { game });
 
 export const room = (id) => getJSON(`/api/rooms/${encodeURIComponent(id)}`);
 

@@ -137,6 +137,10 @@ export function mountLobby(root, ctx) {
   });
   const refreshBtn = h("button", { class: "small", "data-testid": "refresh" }, t("refresh"));
   refreshBtn.addEventListener("click", () => loadRooms());
+  // the rooms of one game (GET /api/rooms?game=) and 快速开始 per game, filled once the games are known
+  const filter = h("select", { class: "small", "data-testid": "room-filter", title: t("game") }, h("option", { value: "" }, t("filter_all")));
+  filter.addEventListener("change", () => loadRooms());
+  const quickBar = h("div", { class: "quick-start", "data-testid": "quick-start-bar" });
 
   root.replaceChildren(
     h(
@@ -154,7 +158,7 @@ export function mountLobby(root, ctx) {
       h(
         "main",
         { class: "lobby-main" },
-        h("section", { class: "panel rooms-panel" }, h("div", { class: "panel-head" }, h("h2", {}, t("rooms")), refreshBtn), roomList),
+        h("section", { class: "panel rooms-panel" }, h("div", { class: "panel-head" }, h("h2", {}, t("rooms")), filter, refreshBtn), quickBar, roomList),
         h("section", { class: "panel create-panel" }, h("h2", {}, t("create_room")), formBox),
       ),
     ),
@@ -162,7 +166,7 @@ export function mountLobby(root, ctx) {
 
   async function loadRooms() {
     try {
-      const rooms = await api.rooms();
+      const rooms = await api.rooms(filter.value);
       if (!destroyed) renderRooms(rooms);
     } catch (err) {
       if (!destroyed) roomList.replaceChildren(h("div", { class: "muted" }, err.message));
@@ -222,7 +226,31 @@ export function mountLobby(root, ctx) {
       formBox.replaceChildren(h("div", { class: "muted" }, err.message));
       return;
     }
-    if (!destroyed) renderForm();
+    if (destroyed) return;
+    renderForm();
+    renderQuickStart();
+  }
+
+  function renderQuickStart() {
+    const chosen = filter.value;
+    filter.replaceChildren(h("option", { value: "" }, t("filter_all")), ...games.map((g) => h("option", { value: g.name }, label(g.name, g.title || g.name))));
+    filter.value = chosen;
+    quickBar.replaceChildren(
+      ...games.map((g) => {
+        const b = h("button", { class: "primary small", "data-testid": `quick-start-${g.name}` }, t("quick_start") + " · " + label(g.name, g.title || g.name));
+        b.addEventListener("click", async () => {
+          b.disabled = true;
+          try {
+            const d = await api.quickStart(g.name);
+            ctx.openRoom(d.room, false); // the hall has seated the player already
+          } catch (err) {
+            toast(err.message, "error");
+            b.disabled = false;
+          }
+        });
+        return b;
+      }),
+    );
   }
 
   function renderForm() {

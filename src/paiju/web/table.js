@@ -7,13 +7,16 @@ import * as C from "./cards.js";
 import * as G from "./games.js";
 import { t, label } from "./i18n.js";
 import { h, toast, confirmBox } from "./ui.js";
+import { logRows, previousTrick, scoreRows } from "./handlog.js";
+import { playSound, setSound, soundOn } from "./sound.js";
+import { PHRASES, EMOTES, saidText } from "./phrases.js";
 
 const POSITIONS = {
   // position of the seat `k` places after the viewer (k = 0 is the viewer, at the bottom)
   5: { cw: ["bottom", "left", "topleft", "topright", "right"], ccw: ["bottom", "right", "topright", "topleft", "left"] },
   4: { cw: ["bottom", "left", "top", "right"], ccw: ["bottom", "right", "top", "left"] },
 };
-const BOT_LEVELS = ["hosted", "normal", "strong"];
+const BOT_LEVELS = ["hosted", "normal", "strong", "strongest"];
 const LINK_SVG =
   '<svg viewBox="0 0 24 24" class="icon-svg" aria-hidden="true"><path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
 const CLOCK_SVG =
@@ -148,6 +151,13 @@ export function mountTable(root, roomId, ctx) {
     checkUnsupported: false, // an older server without `check`: judge by the view's legal actions
     dealDeclares: [], // Shengji: the declarations offered at this seat's last decision of the deal
     queuedDeclare: null, // the declaration the server queued for this seat's next decision
+    panel: null, // the open side panel: "log" | "tracker" | "prev" | "phrases" | null
+    toolsOpen: false, // phones: the small menu of secondary toggles
+    bubbles: new Map(), // seat → {text, until}: what the seat said (快捷语), shown beside it
+    said: [], // every `said` of this visit, for the log (spectators' words are shown only there)
+    seenPlays: new Map(), // seat → the event index of its play last shown (a new one slides in)
+    readyAt: null, // when the countdown to the next hand ends (room.ready_deadline)
+    lastTick: null, // the last whole second the timer sound marked
   };
 
   // ------------------------------------------------------------ skeleton
@@ -169,7 +179,9 @@ export function mountTable(root, roomId, ctx) {
   const hostedLine = h("div", { class: "hosted-banner hidden", "data-testid": "hosted-banner", role: "alert" });
   handArea.appendChild(handEl);
   dock.append(hostedLine, controls, handArea);
-  page.append(topbar, banner, felt, dock);
+  // the side panel (牌谱, 记牌器, 上一轮, 快捷语): over the felt on a desktop, a drawer on a phone
+  const panelEl = h("aside", { class: "table-panel hidden", "data-testid": "panel" });
+  page.append(topbar, banner, felt, dock, panelEl);
   root.replaceChildren(page);
 
   // ------------------------------------------------------------ connection
@@ -273,6 +285,9 @@ export function mountTable(root, roomId, ctx) {
         break;
       case "error":
         onError(msg);
+        break;
+      case "said":
+        onSaid(msg);
         break;
       default:
         break;
@@ -405,7 +420,12 @@ export function mountTable(root, roomId, ctx) {
     }
     const prevHandNo = S.update && S.update.room ? S.update.room.hand_number : null;
     const prevTurn = S.update ? S.update.turn : null;
+    const prev = S.update;
     S.update = u;
+    window.paijuTable = { update: u, tracker: u.tracker || null }; // for the browser tests
+    updateSounds(prev, u);
+    const rd = u.room ? u.room.ready_deadline : null;
+    S.readyAt = typeof rd === "number" ? Date.now() + rd * 1000 : null;
     if (u.turn !== prevTurn) {
       S.check = null; // a check answers for one turn
       if (S.msg && S.msg.turn !== u.turn) showMessage(null);
@@ -414,6 +434,8 @@ export function mountTable(root, roomId, ctx) {
     const v = u.view;
     const hand = v && Array.isArray(v.hand) ? G.sortHand((u.room && u.room.game) || v.game, v.hand, v) : [];
     if (!C.sameHand(hand, S.hand)) {
+      // a new hand's cards are dealt in (lightly: a short staggered rise)
+      S.dealAnim = hand.length > S.hand.length + 1 || (prevHandNo !== null && u.room && u.room.hand_number !== prevHandNo);
       S.hand = hand;
       S.raised = [];
       S.anchor = null;
@@ -432,6 +454,7 @@ export function mountTable(root, roomId, ctx) {
       }
     }
     render();
+    if (S.panel) renderPanel();
     shengjiAutomation();
   }
 
@@ -623,11 +646,226 @@ export function mountTable(root, roomId, ctx) {
       h("div", { class: "spacer" }),
       mySeat() === null && S.update ? h("span", { class: "chip watching", "data-testid": "watching" }, t("watching")) : null,
       r.spectators ? h("span", { class: "muted small-text long", "data-testid": "spectators" }, t("spectators_n", { n: r.spectators })) : null,
+      toolsMenu(),
       share,
       dir,
       ctx.langButton(),
       ].filter(Boolean),
     );
+  }
+
+  // The secondary toggles: 上一轮 (key L), 牌谱, 记牌器, 快捷语, sound. On a phone they fold
+  // into a small menu (⋯) so the top bar keeps one line.
+  function toolsMenu() {
+    const tool = (id, panel, text, title = text) =>
+      h(
+        "button",
+        {
+          class: "small tool" + (S.panel === panel ? " on" : ""),
+          "data-testid": id,
+          title,
+          "aria-pressed": S.panel === panel ? "true" : "false",
+          onclick: () => togglePanel(panel),
+        },
+        text,
+      );
+    const u = U();
+    const sound = h(
+      "button",
+      {
+        class: "small tool" + (soundOn() ? " on" : ""),
+        "data-testid": "sound-toggle",
+        "data-on": soundOn() ? "true" : "false",
+        "aria-pressed": soundOn() ? "true" : "false",
+        title: soundOn() ? t("sound_on") : t("sound_off"),
+        onclick: () => {
+          setSound(!soundOn());
+          renderTopbar();
+        },
+      },
+      t("sound_label"), // words, not emoji: a machine without an emoji font shows empty boxes
+    );
+    const items = [
+      tool("prev-trick", "prev", t("prev_trick"), t("prev_trick") + " (L)"),
+      tool("log-toggle", "log", t("hand_log")),
+      u && u.tracker && mySeat() !== null ? tool("tracker-toggle", "tracker", t("tracker")) : null,
+      u ? tool("phrases-toggle", "phrases", t("phrases")) : null,
+      sound,
+    ].filter(Boolean);
+    const more = h(
+      "button",
+      {
+        class: "small tools-more",
+        "data-testid": "tools-more",
+        title: t("tool_more"),
+        "aria-expanded": S.toolsOpen ? "true" : "false",
+        onclick: () => {
+          S.toolsOpen = !S.toolsOpen;
+          renderTopbar();
+        },
+      },
+      "⋯",
+    );
+    return h("div", { class: "tools-wrap" }, more, h("div", { class: "table-tools" + (S.toolsOpen ? " open" : ""), "data-testid": "tools" }, ...items));
+  }
+
+  function togglePanel(name) {
+    S.panel = S.panel === name ? null : name;
+    S.toolsOpen = false;
+    renderTopbar();
+    renderPanel();
+  }
+
+  // ------------------------------------------------------------ the side panel
+  const logHelpers = {
+    seatName: (s) => (s === mySeat() ? t("you") : seatName(s)),
+    actionLabel,
+    kindLabel: (type, cards) => kindLabel(type, cards),
+  };
+
+  function renderPanel() {
+    const v = V();
+    const which = S.panel;
+    panelEl.classList.toggle("hidden", !which);
+    panelEl.dataset.panel = which || "";
+    if (!which) {
+      panelEl.replaceChildren();
+      return;
+    }
+    const close = h("button", { class: "small", "data-testid": "panel-close", title: t("close"), onclick: () => togglePanel(null) }, "✕");
+    const titles = { log: t("hand_log"), tracker: t("tracker"), prev: t("prev_trick"), phrases: t("phrases") };
+    const body = { log: logPanel, tracker: trackerPanel, prev: prevPanel, phrases: phrasesPanel }[which](v);
+    panelEl.replaceChildren(h("div", { class: "panel-head" }, h("h3", {}, titles[which]), close), body);
+  }
+
+  function rowElement(row) {
+    return h(
+      "li",
+      { class: "log-row log-" + row.kind, "data-testid": "log-row", "data-kind": row.kind, "data-seat": row.seat ?? "" },
+      h("span", {}, row.text + (row.cards ? " " : "")),
+      row.cards ? cardsSpan(row.cards) : null,
+    );
+  }
+
+  function logPanel(v) {
+    const rows = logRows(v, game(), logHelpers);
+    const list = h("ol", { class: "log-list", "data-testid": "hand-log", "data-count": String(rows.length) }, ...rows.map(rowElement));
+    const said = S.said.slice(-20).map((m) =>
+      h("li", { class: "log-row log-said", "data-testid": "log-said" }, t("log_said", { name: m.name || t("watching"), text: saidText(m) })),
+    );
+    const parts = [rows.length ? list : h("div", { class: "muted small-text", "data-testid": "hand-log" }, t("log_empty"))];
+    if (said.length) parts.push(h("ol", { class: "log-list said-list" }, ...said));
+    const scores = scoreRows(room().hands || [], numSeats(), seatName);
+    if (scores) parts.push(h("div", { class: "muted small-text" }, t("history")), scores);
+    const box = h("div", { class: "panel-body" }, ...parts);
+    requestAnimationFrame(() => (list.scrollTop = list.scrollHeight)); // the latest event in sight
+    return box;
+  }
+
+  // 记牌器: per rank, the copies not yet seen from this seat (update.tracker, from the hall)
+  function trackerPanel() {
+    const tr = (U() && U().tracker) || {};
+    const order = (r) => (C.RANKS.indexOf(r) < 0 ? 99 : C.RANKS.indexOf(r));
+    const ranks = Object.keys(tr).sort((a, b) => order(b) - order(a));
+    const head = h("tr", {}, ...ranks.map((r) => h("th", {}, r === "BJ" ? t("bj") : r === "SJ" ? t("sj") : C.rankLabel(r))));
+    const body = h(
+      "tr",
+      {},
+      ...ranks.map((r) => h("td", { class: "num" + (tr[r] ? "" : " zero"), "data-testid": `tracker-${r}`, "data-count": String(tr[r]) }, String(tr[r]))),
+    );
+    return h(
+      "div",
+      { class: "panel-body" },
+      h("div", { class: "muted small-text" }, t("tracker_title")),
+      h("table", { class: "tracker-table", "data-testid": "tracker" }, h("thead", {}, head), h("tbody", {}, body)),
+    );
+  }
+
+  // 上一轮: every play of the last finished trick
+  function prevPanel(v) {
+    const plays = previousTrick(v, game());
+    if (!plays.length) return h("div", { class: "panel-body muted", "data-testid": "prev-trick-plays", "data-count": "0" }, t("prev_trick_none"));
+    return h(
+      "div",
+      { class: "panel-body", "data-testid": "prev-trick-plays", "data-count": String(plays.length) },
+      ...plays.map((p) =>
+        h(
+          "div",
+          { class: "prev-row", "data-testid": "prev-play", "data-seat": String(p.seat), "data-cards": p.cards || "" },
+          h("span", { class: "hl-name" }, logHelpers.seatName(p.seat) + ": "),
+          p.cards ? C.playElement(p.cards, { size: "mini" }) : h("span", { class: "pass-mark" }, p.pass === "yield" ? t("yield_mark") : t("pass_mark")),
+        ),
+      ),
+    );
+  }
+
+  // 快捷语: the fixed phrases and emotes; free text when the room allows chat
+  function phrasesPanel() {
+    const say = (msg) => {
+      send({ type: "say", ...msg });
+      togglePanel(null);
+    };
+    const list = h(
+      "div",
+      { class: "phrase-list" },
+      ...PHRASES.map((k) => h("button", { class: "small", "data-testid": `phrase-${k}`, onclick: () => say({ phrase: k }) }, t("phrase." + k))),
+    );
+    const emotes = h(
+      "div",
+      { class: "phrase-list emotes" },
+      ...EMOTES.map((k) => h("button", { class: "small emote", "data-testid": `phrase-${k}`, onclick: () => say({ phrase: k }) }, t("phrase." + k))),
+    );
+    const parts = [list, emotes];
+    if (room().options && room().options.chat) {
+      const input = h("input", { type: "text", maxLength: 60, placeholder: t("chat_placeholder"), "data-testid": "chat-input" });
+      const form = h("form", { class: "chat-form" }, input, h("button", { class: "small primary", type: "submit", "data-testid": "chat-send" }, t("chat_send")));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (text) say({ text });
+      });
+      parts.push(form);
+    }
+    return h("div", { class: "panel-body" }, ...parts);
+  }
+
+  // `said`: a bubble beside a seated speaker for a few seconds; every word also in the log
+  function onSaid(msg) {
+    S.said.push(msg);
+    if (S.said.length > 100) S.said.shift();
+    if (Number.isInteger(msg.seat)) {
+      S.bubbles.set(msg.seat, { text: saidText(msg), until: Date.now() + 4000 });
+      renderFelt();
+      setTimeout(() => !S.destroyed && renderFelt(), 4100);
+    } else if (S.panel !== "log") {
+      toast(t("log_said", { name: msg.name || t("watching"), text: saidText(msg) }), "info", 3000);
+    }
+    if (S.panel === "log") renderPanel();
+  }
+
+  // ------------------------------------------------------------ sounds
+  // your turn, a play (a bomb or jokers louder), a pass; the last seconds in the tick
+  function updateSounds(prev, u) {
+    if (!prev || !u.view) return;
+    const me = u.seat;
+    const v = u.view;
+    const was = prev.view && prev.view.to_act === me && prev.turn === u.turn;
+    if (Number.isInteger(me) && v.to_act === me && v.phase !== "over" && !was && prev.turn !== u.turn) playSound("turn");
+    const before = prev.view && Array.isArray(prev.view.events) ? prev.view.events.length : 0;
+    const events = Array.isArray(v.events) ? v.events : [];
+    const fresh = events.length > before ? events.slice(before) : [];
+    for (const e of fresh.slice(-1)) {
+      if (e.event !== undefined || e.step !== undefined || e.action === undefined) continue;
+      if (e.action === "pass" || e.action === "yield") playSound("pass");
+      else playSound(isBig(e) ? "bomb" : "play");
+    }
+  }
+
+  function isBig(e) {
+    const type = String(e.type || "");
+    if (/bomb|rocket|joker/.test(type)) return true;
+    const cards = C.parseCardList(e.cards || e.action) || [];
+    return cards.length > 0 && cards.every((c) => c.rank === "BJ" || c.rank === "SJ");
   }
 
   function shareURL() {
@@ -667,7 +905,9 @@ export function mountTable(root, roomId, ctx) {
     let cur = {};
     let curList = [];
     let prev = null;
+    let index = -1;
     for (const e of (v && v.events) || []) {
+      index += 1;
       if (e.event === "deal" || e.event === "redeal") {
         cur = {};
         curList = [];
@@ -681,10 +921,10 @@ export function mountTable(root, roomId, ctx) {
         continue;
       }
       if (e.event !== undefined || e.step !== undefined || e.seat === undefined || e.action === undefined) continue;
-      if (e.action === "pass" || e.action === "yield") cur[e.seat] = { kind: e.action };
+      if (e.action === "pass" || e.action === "yield") cur[e.seat] = { kind: e.action, i: index };
       else {
         const cards = e.cards || e.action;
-        cur[e.seat] = { kind: "play", cards, type: e.type || null };
+        cur[e.seat] = { kind: "play", cards, type: e.type || null, i: index };
         curList.push({ seat: e.seat, cards, type: e.type || null });
       }
     }
@@ -812,6 +1052,14 @@ export function mountTable(root, roomId, ctx) {
       cnt.append(String(v.hand_counts[s]));
       badges.append(cnt);
     }
+    const ready = r.ready;
+    if (Array.isArray(ready) && !playing() && !empty && (v ? v.phase === "over" : true)) {
+      // 准备: who is ready for the next hand
+      const on = !!ready[s];
+      badges.append(
+        h("span", { class: "badge ready-mark" + (on ? " on" : ""), "data-testid": `ready-${s}`, "data-ready": on ? "true" : "false" }, on ? "✓ " + t("ready_mark") : "…"),
+      );
+    }
     if (toAct && S.deadlineAt !== null) {
       const clock = h("span", { class: "badge timer-badge" });
       clock.innerHTML = CLOCK_SVG;
@@ -851,7 +1099,10 @@ export function mountTable(root, roomId, ctx) {
     const last = v && (v.phase === "play" || v.phase === "over") ? tricks.cur[s] : null;
     if (game() === "shengji") shengjiSeatPlay(played, s, v);
     else if (last && last.kind === "play") {
-      played.append(C.playElement(last.cards, { size: "small" }));
+      const el = C.playElement(last.cards, { size: "small" });
+      if (S.seenPlays.get(s) !== last.i) el.classList.add("fresh"); // slides in from the seat once
+      S.seenPlays.set(s, last.i);
+      played.append(el);
       if (last.type) played.append(h("div", { class: "play-type", "data-testid": `play-type-${s}` }, kindLabel(last.type, last.cards)));
     } else if (last) played.append(h("span", { class: "pass-mark" }, last.kind === "yield" ? t("yield_mark") : t("pass_mark")));
     return h(
@@ -869,7 +1120,15 @@ export function mountTable(root, roomId, ctx) {
       },
       box,
       played,
+      bubbleOf(s),
     );
+  }
+
+  // What the seat said a moment ago (快捷语), as a bubble beside it.
+  function bubbleOf(s) {
+    const b = S.bubbles.get(s);
+    if (!b || b.until < Date.now()) return null;
+    return h("div", { class: "said-bubble", "data-testid": `bubble-${s}`, role: "status" }, b.text);
   }
 
   function timerText() {
@@ -999,6 +1258,9 @@ export function mountTable(root, roomId, ctx) {
     }
     if (!play) return;
     const cards = C.playElement(play.cards, { size: "small" });
+    const key = previous ? null : `${done.length}:${play.cards}`;
+    if (key && S.seenPlays.get(s) !== key) cards.classList.add("fresh"); // slides in from the seat once
+    if (key) S.seenPlays.set(s, key);
     el.append(cards);
     if (previous) {
       el.classList.add("previous");
@@ -1165,10 +1427,7 @@ export function mountTable(root, roomId, ctx) {
     const r = room();
     const me = mySeat();
     const allTaken = (r.seats || []).length > 0 && (r.seats || []).every((s) => s.player || s.bot);
-    const next =
-      me !== null && allTaken && r.status !== "playing"
-        ? h("button", { class: "primary big", "data-testid": "next-hand", onclick: () => send({ type: "start" }) }, t("next_hand"))
-        : null;
+    const next = me !== null && allTaken && r.status !== "playing" ? readyButton("next-hand", "primary big") : null;
     const close = h("button", { class: "small", "data-testid": "close-scores", onclick: () => (S.dismissed.add(r.hand_number), render()) }, t("close"));
     return h(
       "div",
@@ -1180,7 +1439,7 @@ export function mountTable(root, roomId, ctx) {
         ...content,
         r.message ? h("div", { class: "room-message", "data-testid": "room-message" }, roomMessage(r.message, messageNames())) : null,
         historyTable(r.hands || [], numSeats()),
-        h("div", { class: "form-actions" }, next),
+        h("div", { class: "form-actions" }, countdownEl(), next),
       ),
     );
   }
@@ -1546,7 +1805,10 @@ export function mountTable(root, roomId, ctx) {
     } else if (!playing()) {
       const allTaken = (r.seats || []).length > 0 && (r.seats || []).every((s) => s.player || s.bot);
       if (allTaken) {
-        buttons.append(h("button", { class: "primary", "data-testid": "start", onclick: () => send({ type: "start" }) }, v ? t("next_hand") : t("start")));
+        buttons.append(readyButton("start", "primary"));
+        const cd = countdownEl();
+        if (cd) prompt.append(cd);
+        else if (Array.isArray(r.ready) && r.ready[me]) prompt.append(t("ready_wait"));
       } else prompt.append(t("need_all_seats", { n: numSeats() }));
       buttons.append(h("button", { "data-testid": "stand", onclick: () => send({ type: "stand" }) }, t("stand")));
     }
@@ -1582,6 +1844,30 @@ export function mountTable(root, roomId, ctx) {
     controls.replaceChildren(...parts);
     renderHostedBanner();
   }
+
+  // 准备 between hands (a hall with room.ready): pressed once, then "ready ✓"; the first
+  // hand of a room and an older hall: 开始 / 下一局 sends `start`
+  function readyButton(testid, cls) {
+    const r = room();
+    const me = mySeat();
+    if (!Array.isArray(r.ready) || !V()) {
+      return h("button", { class: cls, "data-testid": testid, onclick: () => send({ type: "start" }) }, V() ? t("next_hand") : t("start"));
+    }
+    const done = !!r.ready[me];
+    return h(
+      "button",
+      { class: cls + (done ? " done" : ""), "data-testid": testid, "data-ready": done ? "true" : "false", disabled: done, onclick: () => send({ type: "ready" }) },
+      done ? t("ready_done") : t("ready"),
+    );
+  }
+
+  // the countdown to the next hand (room.ready_deadline), kept up to date by the tick
+  function countdownEl() {
+    if (S.readyAt === null || playing()) return null;
+    return h("span", { class: "ready-countdown", "data-testid": "ready-countdown" }, t("ready_countdown", { s: readySeconds() }));
+  }
+
+  const readySeconds = () => Math.max(0, Math.ceil((S.readyAt - Date.now()) / 1000));
 
   // Baohuang: the emperor calls a card. When he holds every copy of it he plays 暗独 alone
   // (the view's solo_calls, else the check's warning): ask first.
@@ -1759,6 +2045,11 @@ export function mountTable(root, roomId, ctx) {
       rowEls.push(row);
     }
     handEl.replaceChildren(...rowEls);
+    handEl.classList.toggle("dealing", !!S.dealAnim);
+    if (S.dealAnim) {
+      handEl.querySelectorAll(".hand-card").forEach((el, i) => el.style.setProperty("--deal-i", String(Math.min(i, 40))));
+      S.dealAnim = false;
+    }
     handArea.classList.toggle("empty", !hand.length);
     refreshSelection();
   }
@@ -1887,6 +2178,15 @@ export function mountTable(root, roomId, ctx) {
     else if (game() !== "shengji") act("pass"); // Shengji has no pass
   });
 
+  // L: the previous trick 上一轮 (not while typing)
+  const onKey = (e) => {
+    if (e.target.closest && e.target.closest("input, textarea, select")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "l" || e.key === "L") togglePanel("prev");
+    else if (e.key === "Escape" && S.panel) togglePanel(null);
+  };
+  document.addEventListener("keydown", onKey);
+
   const onResize = () => {
     if (Math.abs(handArea.clientWidth - S.handLayoutWidth) > 4) renderHand();
   };
@@ -1898,6 +2198,15 @@ export function mountTable(root, roomId, ctx) {
     if (el) {
       el.textContent = timerText();
       el.parentElement.classList.toggle("urgent", S.deadlineAt !== null && S.deadlineAt - Date.now() < 10000);
+      // the last five seconds of the viewer's own turn tick
+      const left = Math.ceil((S.deadlineAt - Date.now()) / 1000);
+      if (isMyTurn() && left <= 5 && left > 0 && left !== S.lastTick) {
+        S.lastTick = left;
+        playSound("tick");
+      }
+    }
+    if (S.readyAt !== null) {
+      for (const cd of page.querySelectorAll('[data-testid="ready-countdown"]')) cd.textContent = t("ready_countdown", { s: readySeconds() });
     }
     if (S.connState === "reconnecting") renderBanner();
   }, 250);
@@ -1950,6 +2259,7 @@ export function mountTable(root, roomId, ctx) {
       document.removeEventListener("pointercancel", onCancel);
       document.removeEventListener("pointerdown", onAnyDown, true);
       window.removeEventListener("resize", onResize);
+      document.removeEventListener("keydown", onKey);
       if (S.ws) {
         const ws = S.ws;
         S.ws = null;
@@ -1959,6 +2269,7 @@ export function mountTable(root, roomId, ctx) {
     rerender() {
       render();
       renderHand();
+      renderPanel();
     },
   };
 }
