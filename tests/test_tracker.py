@@ -6,6 +6,7 @@ their holder; Shengji's kitty for all but its burier, all of it during the deal)
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -184,3 +185,20 @@ def test_shuangkou() -> None:
 def test_spectator_counts_only_what_is_played() -> None:
     g = paiju.new_game("shuangkou", seed=1)
     assert sum(paiju.shuangkou.tracker(g.view(None)).values()) == 108
+
+
+@pytest.mark.parametrize("name", ["baohuang", "shuangkou"])
+def test_played_counts_of_any_seat_serve_every_seat(name: str) -> None:
+    """The hall counts the public part once per update (from one seat's view) and passes it
+    for every seat: the result is the tracker each seat's own view gives."""
+    module = sys.modules[f"paiju.{name}.tracker"]
+    for seed in SEEDS[:3]:
+        g = paiju.new_game(name, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            views = [g.view(s) for s in range(g.num_players)]
+            played = module.played_counts(views[rng.randrange(len(views))])
+            for v in views:
+                assert module.tracker(v, played) == module.tracker(v)
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])

@@ -60,12 +60,25 @@ def _played(events: Iterable[dict[str, Any]]) -> list[str]:
     return cards
 
 
-def tracker(view: dict[str, Any]) -> dict[str, int]:
+def played_counts(view: dict[str, Any]) -> dict[str, int]:
+    """Copies per rank played since the last deal: public, the same in every seat's view, so
+    a table counts them once and passes them to :func:`tracker` for each of its seats."""
+    counts: dict[str, int] = {}
+    for text in _played(view["events"]):
+        r = _rank(text)
+        counts[r] = counts.get(r, 0) + 1
+    return counts
+
+
+def tracker(view: dict[str, Any], played: dict[str, int] | None = None) -> dict[str, int]:
     """``{rank: copies unseen by the view's seat}`` in :data:`RANK_ORDER` (ranks of the
-    room's deck only). A spectator's view (no hand) counts only the cards played."""
+    room's deck only). A spectator's view (no hand) counts only the cards played.
+    ``played``: :func:`played_counts` of any view of the same moment (else counted here)."""
     left = dict(DECK_TABLES[view["options"]["deck"]])
+    for r, n in (played_counts(view) if played is None else played).items():
+        left[r] -= n
     hand = view["hand"] or []
-    seen = [*hand, *_played(view["events"]), *view.get("tribute_pool", ()), *view.get("attached_cards", ())]
+    seen = [*hand, *view.get("tribute_pool", ()), *view.get("attached_cards", ())]
     seat = view["seat"]
     if seat is not None and view["emperor"] is None and view["emperor_card_holder"] == seat and "BJ*" not in hand:
         seen.append("BJ")  # the emperor card travels with its holder, outside his hand

@@ -19,6 +19,7 @@ import contextlib
 import importlib
 import inspect
 import logging
+import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -205,6 +206,8 @@ class Table:
         self.person_seen = time.monotonic()  # a person was last connected or seated (rooms without are archived)
         self._tracker_failed = False
         self._count_unseen = getattr(importlib.import_module(f"paiju.{self.game_name}"), "tracker", None)
+        # the public part of the tracker, counted once per update where a game offers it
+        self._played_counts = getattr(sys.modules.get(f"paiju.{self.game_name}.tracker"), "played_counts", None)
 
     # ------------------------------------------------------------------ loading
     def load(self) -> None:
@@ -1067,12 +1070,13 @@ class Table:
         room = self.room_info()
         views: dict[int | None, dict[str, Any] | None] = {}
         trackers: dict[int | None, Any] = {}
+        played: list[Any] = []  # the cards played, counted once for every seat (they are public)
         texts: dict[tuple[int | None, int], str] = {}
         for conn in list(self.conns):
             seat = self.seat_of(conn.player["id"])
             if seat not in views:
                 views[seat] = game.view(seat) if game is not None else None
-                trackers[seat] = self._tracker(seat, views[seat])
+                trackers[seat] = self._tracker(seat, views[seat], played)
             view = views[seat]
             events = (view.get("events") or []) if view is not None else []  # a game may keep no event log
             start = conn.events_sent if conn.hand_id == self.hand_id and conn.events_sent <= len(events) else 0
@@ -1097,7 +1101,7 @@ class Table:
             conn.send(texts[key])
             conn.hand_id, conn.events_sent = self.hand_id, len(events)
 
-    def _tracker(self, seat: int | None, view: dict[str, Any] | None) -> Any:
+    def _tracker(self, seat: int | None, view: dict[str, Any] | None, played: list[Any]) -> Any:
         """记牌器 for a seated person: unseen copies per rank from their own view only (the
         engine's ``tracker``); None for spectators, with the room option off, or no hand yet."""
         if seat is None or view is None or not self.room_options["card_tracker"]:
@@ -1106,7 +1110,11 @@ class Table:
         if count is None:
             return None
         try:
-            return count(view)
+            if self._played_counts is None:
+                return count(view)
+            if not played:  # the first seat of this update counts the public part for the others
+                played.append(self._played_counts(view))
+            return count(view, played[0])
         except Exception:  # a tracker that fails must not stop the updates
             if not self._tracker_failed:
                 log.exception("table %s: the card tracker failed", self.id)

@@ -34,14 +34,29 @@ DECK_TABLE = _deck_table()
 """Copies per rank in the two packs (a constant: built once at import)."""
 
 
-def tracker(view: dict[str, Any]) -> dict[str, int]:
-    """``{rank: copies unseen by the view's seat}`` in :data:`RANK_ORDER`. A spectator's
-    view (no hand) counts only the cards played."""
-    left = dict(DECK_TABLE)
-    seen = list(view["hand"] or [])
+def _rank(text: str) -> str:
+    return text[:2] if text[:2] in ("SJ", "BJ") else text[0]
+
+
+def played_counts(view: dict[str, Any]) -> dict[str, int]:
+    """Copies per rank played so far: public, the same in every seat's view, so a table
+    counts them once and passes them to :func:`tracker` for each of its seats."""
+    counts: dict[str, int] = {}
     for e in view["events"]:
         if "cards" in e:
-            seen += e["cards"].split()
-    for text in seen:
-        left[text[:2] if text[:2] in ("SJ", "BJ") else text[0]] -= 1
+            for text in e["cards"].split():
+                r = _rank(text)
+                counts[r] = counts.get(r, 0) + 1
+    return counts
+
+
+def tracker(view: dict[str, Any], played: dict[str, int] | None = None) -> dict[str, int]:
+    """``{rank: copies unseen by the view's seat}`` in :data:`RANK_ORDER`. A spectator's
+    view (no hand) counts only the cards played. ``played``: :func:`played_counts` of any
+    view of the same moment (else counted here)."""
+    left = dict(DECK_TABLE)
+    for r, n in (played_counts(view) if played is None else played).items():
+        left[r] -= n
+    for text in view["hand"] or []:
+        left[_rank(text)] -= 1
     return left
