@@ -141,7 +141,17 @@ def test_illegal_selection_disables_play_and_says_why(server: HallServer, new_pa
             expect(message(page)).to_have_attribute("data-kind", "error")
             ann.lower_all()
         else:  # no whole rank beats: the hint's play (or pass), so that the person may win a lead
-            ann.hint_and_play()
+            t0 = ann.begin()
+            page.get_by_test_id("hint").click()
+            res = ann.wait_after(t0, want_raised=True)
+            assert res != "moved", "the hint never acts by itself"
+            t0 = ann.begin()
+            if res == "raised":
+                expect(play).to_be_enabled()
+                play.click()
+            else:
+                page.get_by_test_id("pass").click()
+            ann.expect_moved(t0, "hint's play or pass")
         if seen_illegal and seen_legal:
             break
     assert seen_illegal and seen_legal
