@@ -202,3 +202,35 @@ def test_played_counts_of_any_seat_serve_every_seat(name: str) -> None:
                 assert module.tracker(v, played) == module.tracker(v)
             legal = g.legal_actions()
             g.apply(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("name", ["baohuang", "shuangkou"])
+def test_counting_on_from_an_earlier_count_is_counting_afresh(name: str) -> None:
+    """The hall keeps the counts of the growing event log and reads only the new events:
+    counting ``events[start:]`` on top of the count of ``events[:start]`` gives the count of
+    the whole log at every split point (a Baohuang redeal in the new part starts again)."""
+    module = sys.modules[f"paiju.{name}.tracker"]
+    for seed in range(12):
+        g = paiju.new_game(name, seed=seed)
+        rng = random.Random(seed)
+        counts: dict[str, int] = {}
+        counted = 0
+        while not g.is_over:
+            events = g.view(None)["events"]
+            if rng.random() < 0.3:  # count on from the last count, a few events at a time
+                counts = module.count_played(events, counted, counts)
+                counted = len(events)
+                assert counts == module.played_counts(g.view(None))
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+        events = g.view(None)["events"]
+        assert module.count_played(events, counted, counts) == module.played_counts(g.view(None))
+
+
+def test_a_redeal_in_the_new_events_starts_the_count_again() -> None:
+    from paiju.baohuang.tracker import count_played
+
+    first = [{"event": "deal", "number": 1}, {"seat": 0, "cards": "3s 3h"}]
+    later = [{"event": "redeal"}, {"event": "deal", "number": 2}, {"seat": 1, "cards": "BJ"}]
+    assert count_played(first) == {"3": 2}
+    assert count_played(first + later, 2, {"3": 2}) == {"BJ": 1} == count_played(first + later)

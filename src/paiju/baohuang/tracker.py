@@ -26,7 +26,7 @@ it. Marked jokers ``BJ*`` / ``SJ*`` count as ``BJ`` / ``SJ``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from paiju.baohuang.game import deck_cards
@@ -50,24 +50,27 @@ DECK_TABLES = {deck: _deck_table(deck) for deck in ("full", "no345", "weihai")}
 """Copies per rank of each ``deck`` option (constants: built once at import)."""
 
 
-def _played(events: Iterable[dict[str, Any]]) -> list[str]:
-    cards: list[str] = []
-    for e in events:
+def count_played(
+    events: Sequence[dict[str, Any]], start: int = 0, counts: dict[str, int] | None = None
+) -> dict[str, int]:
+    """Copies per rank played since the last deal, counting ``events[start:]`` on top of
+    ``counts`` (what ``events[:start]`` counted): a table that keeps the counts of its
+    growing log reads each event once. A redeal starts the count again."""
+    counts = dict(counts or {})
+    for e in events[start:]:
         if e.get("event") == "deal":
-            cards = []  # a redeal: the new deal starts the count again
+            counts = {}  # a redeal: the new deal starts the count again
         elif "event" not in e and "cards" in e:  # a play (the tribute event also has "cards")
-            cards += e["cards"].split()
-    return cards
+            for text in e["cards"].split():
+                r = _rank(text)
+                counts[r] = counts.get(r, 0) + 1
+    return counts
 
 
 def played_counts(view: dict[str, Any]) -> dict[str, int]:
     """Copies per rank played since the last deal: public, the same in every seat's view, so
     a table counts them once and passes them to :func:`tracker` for each of its seats."""
-    counts: dict[str, int] = {}
-    for text in _played(view["events"]):
-        r = _rank(text)
-        counts[r] = counts.get(r, 0) + 1
-    return counts
+    return count_played(view["events"])
 
 
 def tracker(view: dict[str, Any], played: dict[str, int] | None = None) -> dict[str, int]:

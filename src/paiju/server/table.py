@@ -206,8 +206,10 @@ class Table:
         self.person_seen = time.monotonic()  # a person was last connected or seated (rooms without are archived)
         self._tracker_failed = False
         self._count_unseen = getattr(importlib.import_module(f"paiju.{self.game_name}"), "tracker", None)
-        # the public part of the tracker, counted once per update where a game offers it
-        self._played_counts = getattr(sys.modules.get(f"paiju.{self.game_name}.tracker"), "played_counts", None)
+        # the public part of the tracker (cards played), where a game offers it: counted
+        # once per update for every seat, and only over the events new since the last count
+        self._count_played = getattr(sys.modules.get(f"paiju.{self.game_name}.tracker"), "count_played", None)
+        self._played_memo: tuple[Any, int, dict[str, int]] | None = None  # (game, events counted, counts)
 
     # ------------------------------------------------------------------ loading
     def load(self) -> None:
@@ -1101,6 +1103,17 @@ class Table:
             conn.send(texts[key])
             conn.hand_id, conn.events_sent = self.hand_id, len(events)
 
+    def _played(self, events: list[dict[str, Any]]) -> dict[str, int]:
+        """The cards played so far (public), counted on from the last update's count while
+        the game is the same object and its log has only grown (a reload starts again)."""
+        memo = self._played_memo
+        if memo is None or memo[0] is not self.game or memo[1] > len(events):
+            memo = (self.game, 0, {})
+        assert self._count_played is not None
+        counts = self._count_played(events, memo[1], memo[2]) if memo[1] < len(events) else memo[2]
+        self._played_memo = (self.game, len(events), counts)
+        return counts
+
     def _tracker(self, seat: int | None, view: dict[str, Any] | None, played: list[Any]) -> Any:
         """记牌器 for a seated person: unseen copies per rank from their own view only (the
         engine's ``tracker``); None for spectators, with the room option off, or no hand yet."""
@@ -1110,10 +1123,10 @@ class Table:
         if count is None:
             return None
         try:
-            if self._played_counts is None:
+            if self._count_played is None:
                 return count(view)
             if not played:  # the first seat of this update counts the public part for the others
-                played.append(self._played_counts(view))
+                played.append(self._played(view["events"]))
             return count(view, played[0])
         except Exception:  # a tracker that fails must not stop the updates
             if not self._tracker_failed:

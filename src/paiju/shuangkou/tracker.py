@@ -15,6 +15,7 @@ stays "what the others hold"].
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from paiju.shuangkou.game import deck_cards
@@ -38,16 +39,25 @@ def _rank(text: str) -> str:
     return text[:2] if text[:2] in ("SJ", "BJ") else text[0]
 
 
-def played_counts(view: dict[str, Any]) -> dict[str, int]:
-    """Copies per rank played so far: public, the same in every seat's view, so a table
-    counts them once and passes them to :func:`tracker` for each of its seats."""
-    counts: dict[str, int] = {}
-    for e in view["events"]:
+def count_played(
+    events: Sequence[dict[str, Any]], start: int = 0, counts: dict[str, int] | None = None
+) -> dict[str, int]:
+    """Copies per rank played, counting ``events[start:]`` on top of ``counts`` (what
+    ``events[:start]`` counted): a table that keeps the counts of its growing log reads
+    each event once."""
+    counts = dict(counts or {})
+    for e in events[start:]:
         if "cards" in e:
             for text in e["cards"].split():
                 r = _rank(text)
                 counts[r] = counts.get(r, 0) + 1
     return counts
+
+
+def played_counts(view: dict[str, Any]) -> dict[str, int]:
+    """Copies per rank played so far: public, the same in every seat's view, so a table
+    counts them once and passes them to :func:`tracker` for each of its seats."""
+    return count_played(view["events"])
 
 
 def tracker(view: dict[str, Any], played: dict[str, int] | None = None) -> dict[str, int]:
