@@ -160,7 +160,9 @@ def test_the_pool_answers_a_searched_decision_of_every_game_in_time() -> None:
         pool = BotPool(1)
         pool.start()
         try:
-            await pool.warm()
+            pids = await pool.warm()
+            if hasattr(os, "SCHED_IDLE"):  # the workers take only CPU nothing else wants
+                assert pids and all(os.sched_getscheduler(p) == os.SCHED_IDLE for p in pids)
             for game in ("baohuang", "shuangkou", "shengji"):
                 g = searched_position(game)
                 legal = g.legal_actions()

@@ -48,9 +48,15 @@ POOLED = {"strongest": STRONGEST}
 TIMEOUT = 2.0
 """Seconds a table waits for an answer: a search, and one more queued before it."""
 NICE = 10
-"""How much lower the workers' CPU priority is than the hall's: where they share a core
-(a busy 2-core machine) the hall's loop wins it, and the search — bounded by wall time —
-plays out fewer worlds instead of slowing every table."""
+"""How much lower the workers' CPU priority is than the hall's where the idle policy below
+is not to be had (not Linux)."""
+IDLE = True
+"""Workers run under Linux's ``SCHED_IDLE`` policy: the scheduler gives them a core only
+when nothing else wants it, so a search never takes CPU from the hall's loop (nice +10
+alone still let two 最强 tables move other tables' p99 by ~11 ms on a busy 2-core
+machine: docs/benchmarks.md). The search is bounded by wall time, so a starved worker
+plays out fewer worlds, and one that cannot answer in :data:`TIMEOUT` is replaced by the
+heuristic's choice."""
 STARTUP = 30.0
 """Seconds more for the first answer of a new executor (a spawned worker imports paiju)."""
 
@@ -80,6 +86,9 @@ def _init() -> None:
 
     with contextlib.suppress(OSError):
         os.nice(NICE)
+    if IDLE and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     import paiju.bots  # noqa: F401 - registers every bot and imports the games
 
 
