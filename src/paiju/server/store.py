@@ -14,8 +14,10 @@ loop's pool) and one-transaction wrappers of the same writes for scripts and tes
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     func,
     insert,
     select,
@@ -51,9 +54,21 @@ players = Table(
     "players",
     metadata,
     Column("id", Integer, primary_key=True),
-    Column("token", String(64), nullable=False, unique=True),
     Column("name", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # an account has a user name (normalized, paiju.server.accounts) and an argon2 hash; a guest neither
+    Column("username", String(32), nullable=True, unique=True),
+    Column("password_hash", String(256), nullable=True),
+    Column("disabled", Boolean, nullable=False, server_default=false()),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),  # SHA-256 of the cookie's token, hex: no usable token stored
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
 )
 
 rooms = Table(
@@ -114,8 +129,55 @@ penalties = Table(
 )
 
 
-def _now() -> datetime:
+ledger = Table(
+    "ledger",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=True, index=True),  # None: the house
+    Column("amount", BigInteger, nullable=False),
+    Column("kind", String(16), nullable=False),  # start | hand | penalty | relief | grant | house
+    Column("hand_id", Integer, ForeignKey("hands.id"), nullable=True, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""Beans 游戏豆: append-only; an account's balance is the sum of its rows, and the rows of a
+hand (or a leave penalty) sum to 0 with the house's (``player_id`` None: the share of the
+guests and computer players, who hold no beans)."""
+
+results = Table(
+    "results",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("hand_id", Integer, ForeignKey("hands.id"), nullable=False, index=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("game", String(16), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("scored", Boolean, nullable=False),
+    Column("beans", BigInteger, nullable=False),
+    Column("rating", Float, nullable=True),  # the player's rating (ordinal) after the hand
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("hand_id", "seat"),
+)
+"""Each seated person's outcome of each finished hand (profiles, titles, win rates)."""
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("game", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def now() -> datetime:
     return datetime.now(UTC)
+
+
+_now = now
 
 
 def default_url() -> str:
@@ -172,11 +234,31 @@ def empty_seats(num_seats: int) -> list[dict[str, Any]]:
     return [{"player": None, "bot": None, "hosted": False, "hosted_times": 0, "left": False} for _ in range(num_seats)]
 
 
-def create_player_tx(c: Connection, name: str, token: str | None = None) -> dict[str, Any]:
-    token = token or secrets.token_hex(16)
-    pid = c.execute(insert(players).values(token=token, name=name, created_at=_now())).inserted_primary_key
+def session_id(token: str) -> str:
+    """How a session is stored: the SHA-256 of its token (a stolen table logs nobody in)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_session_tx(c: Connection, pid: int) -> str:
+    """A new session for player ``pid``: its token (for the cookie; only its hash is stored)."""
+    token = secrets.token_urlsafe(32)
+    c.execute(insert(sessions).values(id=session_id(token), player_id=pid, created_at=_now()))
+    return token
+
+
+def revoke_sessions_tx(c: Connection, pid: int, keep: str | None = None) -> None:
+    """End every open session of ``pid`` but the one whose token is ``keep``."""
+    q = update(sessions).where(sessions.c.player_id == pid, sessions.c.revoked_at.is_(None))
+    if keep is not None:
+        q = q.where(sessions.c.id != session_id(keep))
+    c.execute(q.values(revoked_at=_now()))
+
+
+def create_player_tx(c: Connection, name: str) -> dict[str, Any]:
+    """A guest player and its first session."""
+    pid = c.execute(insert(players).values(name=name, created_at=_now())).inserted_primary_key
     assert pid is not None
-    return {"id": pid[0], "name": name, "token": token}
+    return {"id": pid[0], "name": name, "token": new_session_tx(c, pid[0])}
 
 
 def rename_player_tx(c: Connection, pid: int, name: str) -> None:
@@ -289,11 +371,31 @@ class Store:
             return create_player_tx(c, name)
 
     def player_by_token(self, token: str | None) -> dict[str, Any] | None:
+        """The player of an open session (None: no such session, revoked, or the account disabled)."""
         if not token:
             return None
+        q = (
+            select(players)
+            .join(sessions, sessions.c.player_id == players.c.id)
+            .where(sessions.c.id == session_id(token), sessions.c.revoked_at.is_(None), players.c.disabled.is_(False))
+        )
         with self.engine.connect() as c:
-            row = c.execute(select(players).where(players.c.token == token)).mappings().first()
-        return dict(row) if row else None
+            row = c.execute(q).mappings().first()
+        return {**row, "token": token} if row else None
+
+    def read(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(connection, *args)`` in a read of its own (profiles, leaderboards, logins)."""
+        with self.engine.connect() as c:
+            return fn(c, *args)
+
+    def purse(self, pid: int, settings: Any) -> dict[str, Any]:
+        """An account's beans and whether relief 救济 is due (paiju.server.settlement)."""
+        from paiju.server import settlement
+
+        with self.engine.connect() as c:
+            beans = settlement.balance_tx(c, pid)
+            due = beans < settings.relief_below and not settlement.relief_claimed_today(c, pid)
+        return {"beans": beans, "relief_due": due}
 
     def players_by_id(self, ids: list[int]) -> dict[int, str]:
         if not ids:
