@@ -154,14 +154,17 @@ def room_games() -> dict[str, Any]:
 @pytest.mark.parametrize("game", ["baohuang", "shengji", "shuangkou"])
 def test_every_room_option_is_named_and_explained_in_both_languages(game: str) -> None:
     _, names = tables()
+    from paiju.server.games_info import HALL_OPTIONS
+
     info = room_games()[game]
+    options = [*info["options"], *HALL_OPTIONS]  # the page's room form shows the hall's options too
     need = [game] + list(info.get("presets") or {})
-    for o in info["options"]:
+    for o in options:
         need += [f"opt.{o['name']}", f"help.{o['name']}"]
     for lang in ("zh", "en"):
         missing = [k for k in need if k not in names[lang]]
         assert not missing, f"{game} ({lang}): no label for {missing}"
-        for o in info["options"]:
+        for o in options:
             for c in o.get("choices") or []:
                 if isinstance(c, int) or o["type"] == "rank" or re.fullmatch(r"[2-9TJQKA]", str(c)):
                     continue  # numbers and ranks show as they are

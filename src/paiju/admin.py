@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -104,3 +104,103 @@ def import_(
     finally:
         store.close()
     Console(highlight=False).print(", ".join(f"{n} {kind}s" for kind, n in counts.items()) + " imported")
+
+
+# ---------------------------------------------------------------------- accounts
+user = typer.Typer(
+    name="user", help="Look after an account: reset its password, grant beans, disable it.", no_args_is_help=True
+)
+admin.add_typer(user, name="user")
+
+
+def _account(store: Store, username: str) -> dict[str, Any]:
+    from paiju.errors import IllegalAction
+    from paiju.server import accounts
+
+    try:
+        name = accounts.normalize_username(username)
+    except IllegalAction as e:
+        Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(str(e))}")
+        raise typer.Exit(2) from None
+    found = store.read(accounts.account_tx, name)
+    if found is None:
+        Console(stderr=True).print(f"[bold red]error:[/bold red] no account {escape(name)!r}")
+        raise typer.Exit(2)
+    return found
+
+
+@user.command("reset-password")
+def reset_password(
+    username: Annotated[str, typer.Argument(help="the account's user name")],
+    password: Annotated[str | None, typer.Option(help="the new password (default: a random one, printed once)")] = None,
+    db: Annotated[str | None, DB] = None,
+) -> None:
+    """Set a new password; every session of the account ends."""
+    import secrets
+
+    from paiju.errors import IllegalAction
+    from paiju.server import accounts
+
+    store = _store(db)
+    try:
+        found = _account(store, username)
+        new = password or secrets.token_urlsafe(12)
+        try:
+            hashed = accounts.hash_password(new)
+        except IllegalAction as e:
+            Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(str(e))}")
+            raise typer.Exit(2) from None
+        with store.engine.begin() as c:
+            accounts.set_password_tx(c, int(found["id"]), hashed)
+    finally:
+        store.close()
+    out = Console(highlight=False)
+    out.print(f"password of {found['username']} reset; its sessions are ended")
+    if password is None:
+        out.print(f"new password: {new}")
+
+
+@user.command("grant")
+def grant(
+    username: Annotated[str, typer.Argument(help="the account's user name")],
+    beans: Annotated[int, typer.Argument(help="beans to add (negative: to take away, never below 0)")],
+    db: Annotated[str | None, DB] = None,
+) -> None:
+    """Add beans 游戏豆 to an account (a ledger row of kind grant)."""
+    from paiju.server import settlement
+
+    store = _store(db)
+    try:
+        found = _account(store, username)
+        pid = int(found["id"])
+        with store.engine.begin() as c:
+            balance = settlement.balance_tx(c, pid)
+            if balance + beans < 0:
+                Console(stderr=True).print(
+                    f"[bold red]error:[/bold red] the balance is {balance}: it cannot go below 0"
+                )
+                raise typer.Exit(2)
+            settlement.add_beans_tx(c, pid, beans, "grant")
+            balance += beans
+    finally:
+        store.close()
+    Console(highlight=False).print(f"{found['username']} now has {balance} beans")
+
+
+@user.command("disable")
+def disable(
+    username: Annotated[str, typer.Argument(help="the account's user name")],
+    enable: Annotated[bool, typer.Option("--enable", help="enable it again instead")] = False,
+    db: Annotated[str | None, DB] = None,
+) -> None:
+    """Disable an account (it cannot log in; its sessions end), or --enable it again."""
+    from paiju.server import accounts
+
+    store = _store(db)
+    try:
+        found = _account(store, username)
+        with store.engine.begin() as c:
+            accounts.set_disabled_tx(c, int(found["id"]), not enable)
+    finally:
+        store.close()
+    Console(highlight=False).print(f"{found['username']} is {'enabled' if enable else 'disabled'}")

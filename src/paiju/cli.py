@@ -770,6 +770,9 @@ def serve(
     bot_workers: int = typer.Option(1, help="processes the 最强 (strongest) bots search in (0: none)"),
     ready_timeout: float = typer.Option(20.0, help="seconds between hands for everyone to press 准备 (then 托管)"),
     archive_after: float = typer.Option(1800.0, help="seconds a room may have no person before it is archived"),
+    start_beans: int = typer.Option(1000, help="every account's first beans 游戏豆"),
+    relief_below: int = typer.Option(200, help="an account under this many beans may claim relief 救济 once a day"),
+    relief: int = typer.Option(500, help="the beans of one relief 救济"),
     limit: list[str] = typer.Option(  # noqa: B008
         [],
         help=LIMIT_HELP,
@@ -779,6 +782,7 @@ def serve(
     import dataclasses
 
     from paiju.server.app import serve as run_server
+    from paiju.server.settlement import BeanSettings
 
     values: dict[str, Any] = {"rate": rate, "ready_timeout": ready_timeout, "archive_after": archive_after}
     defaults = Limits()
@@ -804,6 +808,7 @@ def serve(
         deal_step=deal_step,
         deal_final_window=deal_final_window,
         bot_workers=bot_workers,
+        beans=BeanSettings(start_beans, relief_below, relief),
     )
 
 

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -26,8 +27,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paiju.errors import IllegalAction
-from paiju.server import collector
+from paiju.registry import GAMES
+from paiju.server import accounts, collector, profile, settlement
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
+from paiju.server import store as db
 from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.games_info import games_info
 from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
@@ -35,10 +38,11 @@ from paiju.server.limits import check_value, normalize_name
 from paiju.server.origin import OriginPolicy, SecurityHeaders
 from paiju.server.protocol import ProtocolError, parse_client_message
 from paiju.server.records import DamagedHand, stored_record
+from paiju.server.settlement import BeanSettings
 from paiju.server.store import Store
 from paiju.server.table import UNEXPECTED, Conn, unexpected
 from paiju.server.throttle import FloodWatch, Limits
-from paiju.server.writer import StoreError
+from paiju.server.writer import StoreError, Write
 
 log = logging.getLogger("paiju.app")
 
@@ -69,6 +73,11 @@ def _error(text: str, status: int = 400, e: IllegalAction | None = None) -> JSON
     if e is not None:
         body.update(code=getattr(e, "code", "illegal"), params=getattr(e, "params", {}))
     return JSONResponse(body, status_code=status)
+
+
+def _refuse(status: int, text: str, code: str, **params: Any) -> JSONResponse:
+    """An error answer for a refusal of the hall's own (reason ``code``)."""
+    return _error(text, status, IllegalAction(text, code, **params))
 
 
 def _address(req: Request | WebSocket) -> str:
@@ -119,6 +128,7 @@ def create_app(
     deal_step: float = DEAL_STEP,
     deal_final_window: float = DEAL_FINAL_WINDOW,
     bot_workers: int = 1,
+    beans: BeanSettings | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db).
     ``limits`` are what one visitor may use (``rate``: table messages per second of one
@@ -130,6 +140,7 @@ def create_app(
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
     policy = OriginPolicy(origins)
+    login_limiter = accounts.LoginLimiter()
     state: dict[str, Hall] = {}
 
     def hall() -> Hall:
@@ -149,13 +160,179 @@ def create_app(
     async def index(req: Request) -> Response:
         return FileResponse(WEB / "index.html")
 
+    async def describe(p: dict[str, Any]) -> dict[str, Any]:
+        """A player as ``/api/me`` tells it: an account's beans and whether relief is due."""
+        out = {"id": p["id"], "name": p["name"], "username": p["username"], "guest": p["username"] is None}
+        if p["username"] is not None:
+            out.update(await asyncio.to_thread(hall().store.purse, p["id"], hall().beans))
+        return out
+
+    def session_cookie(resp: Response, req: Request, token: str) -> None:
+        secure = req.url.scheme == "https"  # behind https (uvicorn --proxy-headers): never sent in clear
+        resp.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True, samesite="lax", secure=secure)
+
     async def api_me(req: Request) -> Response:
         p = await me(req)
-        return JSONResponse({"player": {"id": p["id"], "name": p["name"]} if p else None})
+        return JSONResponse({"player": await describe(p) if p else None})
 
-    async def api_login(req: Request) -> Response:
+    async def api_register(req: Request) -> Response:
+        """An account from a user name and a password; a guest who registers keeps its player."""
         same_origin(req)
         body = await _json_body(req, limits.body_bytes)
+        p = await me(req)
+        try:
+            if p is not None and p["username"] is not None:
+                raise IllegalAction("you are logged in to an account: log out first", "already_account")
+            username = accounts.normalize_username(body.get("username"))
+            accounts.check_password(body.get("password"))
+            name = normalize_name(body.get("name") or (p["name"] if p else body.get("username")))
+        except IllegalAction as e:
+            return _error(str(e), e=e)
+        hashed = await asyncio.to_thread(accounts.hash_password, body["password"])
+        guest, start = (p["id"] if p else None), hall().beans.start
+        try:
+            made = await hall().write(
+                Write(run=lambda c: accounts.register_tx(c, username, hashed, name, guest, start))
+            )
+        except StoreError as e:
+            if "unique" not in str(e).lower() and "duplicate" not in str(e).lower():
+                raise
+            made = None  # two registered the same name at once: the unique index said no
+        if made is None:
+            return _refuse(409, "that user name is taken", "username_taken")
+        hall().remember(made["id"], name)
+        player = await asyncio.to_thread(hall().store.player_by_token, made["token"])
+        assert player is not None
+        resp = JSONResponse({"player": await describe(player)})
+        session_cookie(resp, req, made["token"])
+        return resp
+
+    async def account_login(req: Request, body: dict[str, Any]) -> Response:
+        address = _address(req)
+        try:
+            username = accounts.normalize_username(body.get("username"))
+            password = body.get("password")
+            if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
+                raise IllegalAction("wrong user name or password", "wrong_login")
+            login_limiter.check(username, address)
+        except IllegalAction as e:
+            return _error(str(e), 429 if e.code == "login_too_fast" else 400, e=e)
+        found = await asyncio.to_thread(hall().store.read, accounts.account_tx, username)
+        ok = await asyncio.to_thread(accounts.verify_password, found["password_hash"] if found else None, password)
+        if not ok or found is None:
+            login_limiter.failed(username, address)
+            return _refuse(401, "wrong user name or password", "wrong_login")
+        if found["disabled"]:
+            return _refuse(403, "this account is disabled", "account_disabled")
+        login_limiter.succeeded(username)
+        pid = found["id"]
+        rehash = (
+            await asyncio.to_thread(accounts.hash_password, password)
+            if accounts.needs_rehash(found["password_hash"])
+            else None
+        )
+
+        def run(c: Any) -> str:
+            if rehash is not None:
+                c.execute(update(db.players).where(db.players.c.id == pid).values(password_hash=rehash))
+            return db.new_session_tx(c, pid)
+
+        token = await hall().write(Write(run=run))
+        hall().remember(pid, found["name"])
+        player = await asyncio.to_thread(hall().store.player_by_token, token)
+        assert player is not None
+        resp = JSONResponse({"player": await describe(player)})
+        session_cookie(resp, req, token)
+        return resp
+
+    async def api_logout(req: Request) -> Response:
+        """End this session (the cookie is forgotten; the session can never be used again)."""
+        same_origin(req)
+        p = await me(req)
+        if p is not None:
+            sid = db.session_id(p["token"])
+            await hall().write(
+                Write(
+                    run=lambda c: c.execute(
+                        update(db.sessions).where(db.sessions.c.id == sid).values(revoked_at=db.now())
+                    )
+                )
+            )
+        resp = JSONResponse({"player": None})
+        resp.delete_cookie(COOKIE)
+        return resp
+
+    async def api_password(req: Request) -> Response:
+        """Change an account's password: the old one first; every other session ends."""
+        same_origin(req)
+        body = await _json_body(req, limits.body_bytes)
+        p = await me(req)
+        try:
+            if p is None or p["username"] is None:
+                raise IllegalAction("log in to an account first", "not_account")
+            accounts.check_password(body.get("new"))
+            login_limiter.check(p["username"], _address(req))
+        except IllegalAction as e:
+            return _error(str(e), 429 if e.code == "login_too_fast" else 400, e=e)
+        old = body.get("old")
+        if not isinstance(old, str) or not await asyncio.to_thread(accounts.verify_password, p["password_hash"], old):
+            login_limiter.failed(p["username"], _address(req))
+            return _refuse(401, "wrong user name or password", "wrong_login")
+        hashed = await asyncio.to_thread(accounts.hash_password, body["new"])
+        pid, keep = p["id"], p["token"]
+        await hall().write(Write(run=lambda c: accounts.set_password_tx(c, pid, hashed, keep=keep)))
+        return JSONResponse({"ok": True})
+
+    async def api_relief(req: Request) -> Response:
+        """救济: beans for an account under the threshold, once a day."""
+        same_origin(req)
+        p = await me(req)
+        if p is None or p["username"] is None:
+            return _refuse(400, "log in to an account first", "not_account")
+        pid, settings = p["id"], hall().beans
+        balance = await hall().write(Write(run=lambda c: settlement.claim_relief_tx(c, pid, settings)))
+        if balance is None:
+            return _error(str(settlement.no_relief(settings)), 400, settlement.no_relief(settings))
+        hall().balance_changed(pid, balance)
+        return JSONResponse({"beans": balance})
+
+    async def api_player(req: Request) -> Response:
+        """A player's profile: record, titles, ratings, beans and rating over time, hands (paged)."""
+        try:
+            pid = int(req.path_params["player"])
+            offset = int(req.query_params.get("offset", 0))
+            limit = int(req.query_params.get("limit", 20))
+        except ValueError:
+            return _error("the player, offset and limit are whole numbers")
+        if offset < 0 or not 1 <= limit <= MAX_PAGE:
+            return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
+        data = await asyncio.to_thread(hall().store.read, profile.profile_tx, pid, offset, limit)
+        if data is None:
+            return _error("there is no such player", 404)
+        return JSONResponse(data)
+
+    async def api_leaderboard(req: Request) -> Response:
+        """排行榜 of one game, by rating, beans or points (title), paged."""
+        game = req.query_params.get("game", "")
+        by = req.query_params.get("by", "rating")
+        try:
+            offset = int(req.query_params.get("offset", 0))
+            limit = int(req.query_params.get("limit", 20))
+        except ValueError:
+            return _error("offset and limit are whole numbers")
+        if game not in GAMES or by not in profile.BOARDS:
+            return _error(f"game is one of {', '.join(GAMES)} and by one of {', '.join(profile.BOARDS)}")
+        if offset < 0 or not 1 <= limit <= MAX_PAGE:
+            return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
+        data = await asyncio.to_thread(hall().store.read, profile.leaderboard_tx, game, by, offset, limit)
+        return JSONResponse(data)
+
+    async def api_login(req: Request) -> Response:
+        """A guest's name (made or renamed), or an account's user name and password."""
+        same_origin(req)
+        body = await _json_body(req, limits.body_bytes)
+        if "username" in body or "password" in body:
+            return await account_login(req, body)
         try:
             name = normalize_name(body.get("name"))
         except IllegalAction as e:
@@ -169,7 +346,7 @@ def create_app(
             created = await hall().create_player(name)
             token, pid = created["token"], created["id"]
         resp = JSONResponse({"player": {"id": pid, "name": name}})
-        resp.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True, samesite="lax")
+        session_cookie(resp, req, token)
         return resp
 
     async def api_games(req: Request) -> Response:
@@ -374,6 +551,7 @@ def create_app(
             deal_step=deal_step,
             deal_final_window=deal_final_window,
             bot_workers=bot_workers,
+            beans=beans,
         )
         await h.open()
         collector.freeze_loaded()
@@ -388,6 +566,12 @@ def create_app(
         Route("/", index),
         Route("/api/me", api_me),
         Route("/api/login", api_login, methods=["POST"]),
+        Route("/api/register", api_register, methods=["POST"]),
+        Route("/api/logout", api_logout, methods=["POST"]),
+        Route("/api/password", api_password, methods=["POST"]),
+        Route("/api/relief", api_relief, methods=["POST"]),
+        Route("/api/players/{player}", api_player),
+        Route("/api/leaderboard", api_leaderboard),
         Route("/api/games", api_games),
         Route("/api/rooms", api_rooms, methods=["GET", "POST"]),
         Route("/api/quick_start", api_quick_start, methods=["POST"]),
@@ -439,6 +623,7 @@ def serve(
     deal_step: float = DEAL_STEP,
     deal_final_window: float = DEAL_FINAL_WINDOW,
     bot_workers: int = 1,
+    beans: BeanSettings | None = None,
 ) -> None:
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
@@ -457,6 +642,7 @@ def serve(
         deal_step=deal_step,
         deal_final_window=deal_final_window,
         bot_workers=bot_workers,
+        beans=beans,
     )
     uvicorn.run(
         app,
@@ -495,6 +681,9 @@ if __name__ == "__main__":
     ap.add_argument("--deal-step", type=float, default=DEAL_STEP, help="seconds per decision of the Shengji deal")
     ap.add_argument("--deal-final-window", type=float, default=DEAL_FINAL_WINDOW, help="seconds after the last card")
     ap.add_argument("--bot-workers", type=int, default=1, help="processes the 最强 (strongest) bots search in")
+    ap.add_argument("--start-beans", type=int, default=BeanSettings.start, help="every account's first beans")
+    ap.add_argument("--relief-below", type=int, default=BeanSettings.relief_below, help="救济 under this balance")
+    ap.add_argument("--relief", type=int, default=BeanSettings.relief, help="beans of one 救济 (once a day)")
     limit_arguments(ap)
     a = ap.parse_args()
     chosen = Limits(**{name: getattr(a, name) for name in Limits.names()})
@@ -510,4 +699,5 @@ if __name__ == "__main__":
         deal_step=a.deal_step,
         deal_final_window=a.deal_final_window,
         bot_workers=a.bot_workers,
+        beans=BeanSettings(a.start_beans, a.relief_below, a.relief),
     )

@@ -15,6 +15,34 @@ HALL_OPTIONS: list[dict[str, Any]] = [
         "help": "记牌器: each seated player sees how many cards of each rank are still unseen by them",
     },
     {"name": "chat", "type": "bool", "default": False, "help": "free text chat at the table (quick phrases always)"},
+    # beans 游戏豆 (settlement.py): they move between accounts only
+    {
+        "name": "bean_multiplier",
+        "type": "int",
+        "default": 1,
+        "choices": [1, 2, 5, 10, 20, 50, 100],
+        "help": "房间倍数: the room's bean multiplier",
+    },
+    {
+        "name": "table_multiplier",
+        "type": "int",
+        "default": 1,
+        "choices": [1, 2, 3, 4],
+        "help": "玩家自定义倍数: the multiplier the table's players agree on by sitting down",
+    },
+    {
+        "name": "min_beans",
+        "type": "int",
+        "default": 0,
+        "choices": [0, 100, 500, 1000, 5000, 10000],
+        "help": "入场限制: the beans a player needs to sit (guests sit only where it is 0)",
+    },
+    {
+        "name": "own_multiplier",
+        "type": "bool",
+        "default": False,
+        "help": "each player may raise an own multiplier (1-4) before a hand",
+    },
 ]
 HALL_DEFAULTS: dict[str, Any] = {o["name"]: o["default"] for o in HALL_OPTIONS}
 
@@ -23,6 +51,16 @@ def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
     """A room's options as the engine's and the hall's (every hall option, defaults filled in)."""
     engine = {k: v for k, v in options.items() if k not in HALL_DEFAULTS}
     return engine, {k: options.get(k, d) for k, d in HALL_DEFAULTS.items()}
+
+
+def check_hall_option(name: str, value: Any) -> str | None:
+    """Why ``value`` is not one of hall option ``name``'s values (None: it is)."""
+    spec = next(o for o in HALL_OPTIONS if o["name"] == name)
+    if spec["type"] == "bool":
+        return None if isinstance(value, bool) else f"option {name} is true or false"
+    if "choices" in spec and (isinstance(value, bool) or value not in spec["choices"]):
+        return f"option {name} is one of {', '.join(map(str, spec['choices']))}"
+    return None
 
 
 def games_info() -> dict[str, Any]:

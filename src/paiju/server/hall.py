@@ -29,8 +29,9 @@ from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall'
 from paiju.server import store as db
 from paiju.server.bot_pool import BotPool
 from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
-from paiju.server.games_info import room_option_names, split_options
+from paiju.server.games_info import check_hall_option, room_option_names, split_options
 from paiju.server.limits import check_value
+from paiju.server.settlement import BeanSettings
 from paiju.server.store import Store
 from paiju.server.table import Table
 from paiju.server.throttle import Limits, Throttle
@@ -56,8 +57,10 @@ class Hall:
         deal_step: float = DEAL_STEP,
         deal_final_window: float = DEAL_FINAL_WINDOW,
         bot_workers: int = 1,
+        beans: BeanSettings | None = None,
     ) -> None:
         self.store = store
+        self.beans = beans or BeanSettings()
         self.bot_pool = BotPool(bot_workers)  # where 最强 bots search, off the event loop (bot_pool.py)
         self.writer = Writer(store.engine)
         self.bot_delay = bot_delay
@@ -141,6 +144,13 @@ class Hall:
 
     def remember(self, pid: int, name: str) -> None:
         self._names[pid] = name
+
+    def balance_changed(self, pid: int, beans: int) -> None:
+        """An account's beans changed outside a hand (relief, a grant): the tables it sits at show it."""
+        for table in self.tables.values():
+            if pid in table.balances:
+                table.balances[pid] = beans
+                table.refresh()
 
     async def create_player(self, name: str) -> dict[str, Any]:
         player: dict[str, Any] = await self.write(Write(run=lambda c: db.create_player_tx(c, name)))
@@ -257,8 +267,9 @@ class Hall:
             check_value(value, f"option {key}")
         engine_options, hall_options = split_options(options)
         for key, value in hall_options.items():
-            if not isinstance(value, bool):
-                raise IllegalAction(f"option {key} is true or false", "bad_room_options", detail=key)
+            why = check_hall_option(key, value)
+            if why is not None:
+                raise IllegalAction(why, "bad_room_options", detail=key)
         probe: Any = cls(seed=0, **engine_options)  # validates every option with the engine's own messages
         if not math.isfinite(turn_timeout) or not 1 <= turn_timeout <= 600:
             raise IllegalAction("turn_timeout must be between 1 and 600 seconds", "bad_turn_timeout")

@@ -67,6 +67,13 @@ CLIENT_MESSAGES: dict[str, dict[str, Any]] = {
             "text": {"type": "string", "maxLength": 200},
         },
     ),
+    "own": _msg(
+        "own",
+        "Your own multiplier (1-4) for the beans of the hands to come, set while no hand is being played, in "
+        "a room whose `own_multiplier` option is on; shown as `room.seats[].own`.",
+        {"value": {"type": "integer", "minimum": 1, "maximum": 4}},
+        ("value",),
+    ),
     "act": _msg(
         "act",
         "Take an action for your own seat: the action's text as the game writes it "
@@ -118,6 +125,14 @@ _seat_info = {
         },
         "hosted_times": {"type": "integer", "description": "times 托管 came in this hand"},
         "locked": {"type": "boolean", "description": "auto-played more than 3 times (or left): cannot cancel"},
+        "player_id": {"type": ["integer", "null"], "description": "the seated person's id (their profile)"},
+        "guest": {"type": ["boolean", "null"], "description": "a guest plays for no beans (null: no person)"},
+        "beans": {"type": ["integer", "null"], "description": "an account's beans 游戏豆 as last stored"},
+        "title": {
+            "type": ["object", "null"],
+            "description": "the person's title 游戏等级 in this game: level, zh, en, next_at (paiju.titles)",
+        },
+        "own": {"type": "integer", "description": "the seat's own multiplier for beans (1-4)"},
     },
 }
 
@@ -210,6 +225,11 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                     },
                     "card_tracker": {"type": "boolean", "description": "room option: the 记牌器 is shown"},
                     "chat": {"type": "boolean", "description": "room option: free text chat is on"},
+                    "beans": {
+                        "type": "object",
+                        "description": "the room's bean options: bean_multiplier 房间倍数, table_multiplier, "
+                        "min_beans 入场限制, own_multiplier (whether each player may raise an own multiplier)",
+                    },
                 },
             },
             "seat": {"type": ["integer", "null"]},

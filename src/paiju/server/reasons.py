@@ -26,6 +26,18 @@ _hall_reasons(
     unavailable="the hall cannot reach its database right now; try again in a moment",
     save_failed="the hall cannot save right now; your move was not taken — try again",
     room_damaged="this room is set aside as damaged",
+    # accounts and beans (accounts.py, beans at the table)
+    bad_username="a user name is 2-20 letters, digits, _ or -",
+    bad_password="a password is {min}-{max} characters",
+    username_taken="that user name is taken",
+    wrong_login="wrong user name or password",
+    login_too_fast="too many failed logins: try again in {seconds} s",
+    account_disabled="this account is disabled",
+    already_account="you are logged in to an account: log out first",
+    not_account="log in to an account first",
+    too_few_beans="this room needs {min} beans to sit; you have {beans}",
+    no_relief="relief is given once a day to a balance under {below}",
+    bad_own_multiplier="your own multiplier is 1 to 4, set between hands in a room that allows it",
     # seats
     not_seated="you are not seated at this table (spectators cannot act)",
     no_such_seat="there is no seat {seat}",

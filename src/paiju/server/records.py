@@ -20,10 +20,22 @@ from sqlalchemy import func, insert, select, text, update
 from paiju.errors import IllegalAction
 from paiju.game import Game
 from paiju.registry import new_game
-from paiju.server.store import Store, actions, hands, penalties, players, rooms
+from paiju.server.store import (
+    Store,
+    actions,
+    hands,
+    ledger,
+    penalties,
+    players,
+    ratings,
+    results,
+    rooms,
+    session_id,
+    sessions,
+)
 from paiju.versions import upgrade_options
 
-EXPORT_FORMAT = 1
+EXPORT_FORMAT = 2  # 2: accounts, sessions (hashed), the bean ledger, results and ratings
 
 
 class DamagedHand(Exception):
@@ -116,6 +128,14 @@ def export_lines(store: Store) -> Iterator[dict[str, Any]]:
         yield line
     for p in _rows(store, penalties):
         yield {"type": "penalty", **_jsonable(p)}
+    for kind, table in LATER_TABLES.items():
+        for row in _rows(store, table):
+            yield {"type": kind, **_jsonable(row)}
+
+
+LATER_TABLES = {"session": sessions, "ledger": ledger, "result": results, "rating": ratings}
+"""Tables exported after the hands (format 2), each row as it is stored."""
+TIMES = ("created_at", "revoked_at", "updated_at")
 
 
 def export_store(store: Store, out: IO[str]) -> int:
@@ -133,24 +153,32 @@ def _time(value: Any) -> Any:
 
 def import_store(store: Store, src: IO[str]) -> dict[str, int]:
     """Read an export into an empty database, in one transaction; counts per kind."""
-    counts = {"player": 0, "room": 0, "hand": 0, "action": 0, "penalty": 0}
+    counts = {"player": 0, "room": 0, "hand": 0, "action": 0, "penalty": 0, **dict.fromkeys(LATER_TABLES, 0)}
     with store.engine.begin() as c:
-        for table in (players, rooms, hands, actions, penalties):
+        for table in (players, rooms, hands, actions, penalties, *LATER_TABLES.values()):
             if c.execute(select(func.count()).select_from(table)).scalar_one():
                 raise ValueError(f"the database is not empty (table {table.name} has rows): import needs an empty one")
-        first = True
+        first, old_format = True, False
         for number, raw in enumerate(src, 1):
             if not raw.strip():
                 continue
             line = json.loads(raw)
             kind = line.pop("type", None)
             if first:
-                if kind != "paiju-export" or line.get("format") != EXPORT_FORMAT:
+                if kind != "paiju-export" or line.get("format") not in (1, EXPORT_FORMAT):
                     raise ValueError("not a paiju export (the first line must name its format)")
+                old_format = line["format"] == 1  # players carried their login token
                 first = False
                 continue
             if kind == "player":
+                token = line.pop("token", None)
                 c.execute(insert(players).values(**{**line, "created_at": _time(line["created_at"])}))
+                if old_format and token:  # a format-1 export: its cookie becomes the guest's session
+                    c.execute(
+                        insert(sessions).values(
+                            id=session_id(token), player_id=line["id"], created_at=_time(line["created_at"])
+                        )
+                    )
             elif kind == "room":
                 c.execute(insert(rooms).values(**{**line, "created_at": _time(line["created_at"])}))
             elif kind == "hand":
@@ -168,13 +196,17 @@ def import_store(store: Store, src: IO[str]) -> dict[str, int]:
                 counts["action"] += len(rows)
             elif kind == "penalty":
                 c.execute(insert(penalties).values(**{**line, "created_at": _time(line["created_at"])}))
+            elif kind in LATER_TABLES:
+                c.execute(
+                    insert(LATER_TABLES[kind]).values(**{k: _time(v) if k in TIMES else v for k, v in line.items()})
+                )
             else:
                 raise ValueError(f"line {number}: unknown kind {kind!r}")
             counts[kind] += 1
         if first:
             raise ValueError("the file is empty")
         if c.dialect.name == "postgresql":  # the ids came from the file: move the sequences past them
-            for table in (players, hands, actions, penalties):
+            for table in (players, hands, actions, penalties, ledger, results):
                 c.execute(
                     text(
                         f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "

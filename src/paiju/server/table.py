@@ -31,6 +31,7 @@ from paiju.bots import make_bot
 from paiju.errors import IllegalAction
 from paiju.game import RECORD_VERSION, Game, new_seed
 from paiju.registry import new_game, replay
+from paiju.server import profile, settlement
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server import store as db
 from paiju.server.bot_pool import POOLED, PoolFailed, Question, searches
@@ -53,6 +54,7 @@ BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "heuristic", "str
 THINKING = object()  # _auto_action's answer while the bot pool thinks: the pool's answer posts the move
 HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot be cancelled
 # a seat without its player's 托管 state (hosted_reason: why 托管 came — timeout, button, left)
+BEAN_OPTIONS = ("bean_multiplier", "table_multiplier", "min_beans", "own_multiplier")
 FRESH_SEAT: dict[str, Any] = {"hosted": False, "hosted_times": 0, "left": False, "hosted_reason": None}
 # points a player loses for leaving a started hand, when the room has no leave_penalty
 # option: Baohuang's 40 (its spec §5); elsewhere the most one hand can cost [decision]
@@ -205,6 +207,8 @@ class Table:
         self._ready_at: float | None = None  # when the countdown between hands ends (monotonic)
         self.person_seen = time.monotonic()  # a person was last connected or seated (rooms without are archived)
         self._tracker_failed = False
+        self.balances: dict[int, int] = {}  # beans of the accounts seated here, as last stored
+        self.standing: dict[int, dict[str, Any]] = {}  # seated persons: guest or not, title (read as they sit)
         self._count_unseen = getattr(importlib.import_module(f"paiju.{self.game_name}"), "tracker", None)
         # the public part of the tracker (cards played), where a game offers it: counted
         # once per update for every seat, and only over the events new since the last count
@@ -239,6 +243,13 @@ class Table:
             if last["finished_at"] is None:
                 status = "playing"
                 unfinished = game.is_over  # the last action was stored, the hand's end was not
+        standing = {
+            s["player"]: self.store.read(profile.standing_tx, s["player"], self.game_name)
+            for s in room["seats"]
+            if s["player"] is not None
+        }
+        self.standing = {p: {"guest": got["beans"] is None, "title": got["title"]} for p, got in standing.items()}
+        self.balances = {p: got["beans"] for p, got in standing.items() if got["beans"] is not None}
         self.seats, self.status, self.penalties = [dict(s) for s in room["seats"]], status, penalties
         self.hands = [hand_entry(h["number"], h["scores"], h["scored"]) for h in hands if h["finished_at"]]
         self.game, self.hand_id, self._unfinished = game, hand_id, unfinished
@@ -430,7 +441,10 @@ class Table:
         s = self.seats[seat]
         if s["player"] is not None or s["bot"] is not None:
             raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
-        await self._save_seats(self._seats_with(seat, player=conn.player["id"], **FRESH_SEAT))
+        self._check_min_beans(await self._read_standing(conn.player))
+        if self.seats[seat]["player"] is not None or self.seats[seat]["bot"] is not None:  # taken while we read
+            raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
+        await self._save_seats(self._seats_with(seat, player=conn.player["id"], own=1, **FRESH_SEAT))
         self.hall.remember(conn.player["id"], conn.player["name"])
         self.message, self.message_seats, self.message_names = None, [], []
         self._broadcast()
@@ -532,8 +546,12 @@ class Table:
             seat = self.seat_of(pid)
             free = self._empty_seats()
             if seat is None and free and self.status in ("waiting", "between") and not self.damaged:
+                beans = await self._read_standing({"id": pid})
+                if self.room_options["min_beans"] > (beans or 0):
+                    done.set_result(None)  # not enough beans for this room: quick start looks further
+                    return
                 seat = free[0]
-                seats = self._seats_with(seat, player=pid, **FRESH_SEAT)
+                seats = self._seats_with(seat, player=pid, own=1, **FRESH_SEAT)
                 for i in free[1:] if bots else ():
                     seats[i]["bot"] = "strong"
                 await self._save_seats(seats)
@@ -728,8 +746,14 @@ class Table:
         seats[seat].update(left=True, hosted_reason="left")
         number, status = len(self.hands) + 1, self.status
 
+        others = [s["player"] for i, s in enumerate(seats) if i != seat and s["player"] is not None]
+        hand_id = self.hand_id
+
         def run(c: Any) -> dict[str, Any]:
             db.save_room_tx(c, self.id, seats=seats, status=status)
+            settlement.penalty_beans_tx(
+                c, hand_id=hand_id, leaver=pid, points=points, others=others, room_options=self.room_options
+            )
             return db.add_penalty_tx(c, self.id, number, seat, pid, points, reason)
 
         penalty = await self._save(Write(run=run))
@@ -806,6 +830,7 @@ class Table:
         before = len(game.history)
         game.apply(action)  # raises IllegalAction and changes nothing when illegal
         seats = seats if seats is not None else self.seats
+        at_end = seats  # who sat at the end of the hand, if it ends (dissolving empties the seats)
         status, message = self.status, self.message
         hand_id, rid = self.hand_id, self.id
         finish = None
@@ -816,6 +841,7 @@ class Table:
         def run(c: Any) -> None:
             if finish is not None:
                 db.finish_hand_tx(c, hand_id, finish["scores"], finish["scored"], rid, seats, status)
+                finish["settled"] = self._settle_tx(c, hand_id, game, at_end, finish["scored"])
             elif seats is not self.seats:
                 db.save_room_tx(c, rid, seats=seats, status=status)
 
@@ -865,21 +891,41 @@ class Table:
         """Store the end of a loaded hand whose last action was stored but its end was not."""
         if not self._unfinished or self.hand_id is None:
             return
-        finish, hand_id, rid = self._end_of_hand(self.seats), self.hand_id, self.id
-        await self._save(
-            Write(
-                run=lambda c: db.finish_hand_tx(
-                    c, hand_id, finish["scores"], finish["scored"], rid, finish["seats"], finish["status"]
-                )
-            )
-        )
+        finish, hand_id, rid, game, at_end = self._end_of_hand(self.seats), self.hand_id, self.id, self.game, self.seats
+
+        def run(c: Any) -> None:
+            db.finish_hand_tx(c, hand_id, finish["scores"], finish["scored"], rid, finish["seats"], finish["status"])
+            finish["settled"] = self._settle_tx(c, hand_id, game, at_end, finish["scored"])
+
+        await self._save(Write(run=run))
         self._unfinished = False
         self.seats, self.status, self.message = finish["seats"], finish["status"], finish["message"]
         self._finished(finish)
 
+    def _settle_tx(self, c: Any, hand_id: int, game: Any, at_end: list[dict[str, Any]], scored: bool) -> Any:
+        """In the hand's finishing transaction: its beans, results and ratings (settlement.py)."""
+        return settlement.finish_tx(
+            c,
+            hand_id=hand_id,
+            game_name=self.game_name,
+            game=game,
+            seat_players=[s["player"] for s in at_end],
+            scored=scored,
+            room_options=self.room_options,
+            own=[int(s.get("own", 1)) for s in at_end],
+        )
+
     def _finished(self, finish: dict[str, Any]) -> None:
         """The hand just stored as finished joins the room's hands; who was on 托管 is told."""
-        self.hands = [*self.hands, hand_entry(len(self.hands) + 1, finish["scores"], finish["scored"])]
+        entry = hand_entry(len(self.hands) + 1, finish["scores"], finish["scored"])
+        settled = finish.get("settled")
+        if settled is not None:
+            entry["beans"] = settled["beans"]
+            entry["ratings"] = settled["ratings"]
+            self.balances.update(settled["balances"])
+            for pid, title in settled["titles"].items():
+                self.standing.setdefault(pid, {"guest": pid not in settled["balances"]})["title"] = title
+        self.hands = [*self.hands, entry]
         if finish["message_seats"]:
             self.message_seats, self.message_names = finish["message_seats"], finish["message_names"]
 
@@ -890,6 +936,10 @@ class Table:
         self._late_declarations()
 
     _changed = changed
+
+    def refresh(self) -> None:
+        """Send everyone the state again (something shown beside the game changed; no timer moves)."""
+        self._broadcast()
 
     def _schedule(self) -> None:
         """Arm the timer for whoever is to act: a bot or hosted seat soon, a person at the
@@ -1019,6 +1069,9 @@ class Table:
                     "hosted_reason": s.get("hosted_reason") if s["hosted"] else None,  # rows before it: null
                     "hosted_times": s["hosted_times"],
                     "locked": s["hosted_times"] > HOSTED_LOCK_AFTER or s["left"],
+                    "player_id": pid,
+                    **self._standing_of(pid),
+                    "own": int(s.get("own", 1)),
                 }
             )
         seated = {s["player"] for s in self.seats}
@@ -1043,7 +1096,49 @@ class Table:
             "ready_deadline": None if self._ready_at is None else max(0.0, round(self._ready_at - time.monotonic(), 1)),
             "card_tracker": self.room_options["card_tracker"],
             "chat": self.room_options["chat"],
+            "beans": {k: self.room_options[k] for k in BEAN_OPTIONS},
         }
+
+    def _standing_of(self, pid: int | None) -> dict[str, Any]:
+        """A seated person's guest flag, beans and title, as this table last read them."""
+        if pid is None or pid not in self.standing:
+            return {"guest": None, "beans": None, "title": None}
+        return {**self.standing[pid], "beans": self.balances.get(pid)}
+
+    async def _read_standing(self, player: dict[str, Any]) -> int | None:
+        """Read a person's beans (an account) and title as they sit; their beans (None: a guest)."""
+        pid = player["id"]
+        try:
+            got = await asyncio.to_thread(self.hall.store.read, profile.standing_tx, pid, self.game_name)
+        except Exception:
+            raise IllegalAction(
+                "the hall cannot reach its database right now; try again in a moment", "unavailable"
+            ) from None
+        self.standing[pid] = {"guest": got["beans"] is None, "title": got["title"]}
+        if got["beans"] is not None:
+            self.balances[pid] = got["beans"]
+        return got["beans"]
+
+    def _check_min_beans(self, beans: int | None) -> None:
+        need = int(self.room_options["min_beans"])
+        if need and (beans or 0) < need:
+            raise IllegalAction(
+                f"this room needs {need} beans to sit; you have {beans or 0}",
+                "too_few_beans",
+                min=need,
+                beans=beans or 0,
+            )
+
+    async def _on_own(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """Set the seat's own multiplier (1-4) for the hands to come (room option own_multiplier)."""
+        seat = self._require_seat(conn)
+        value = msg["value"]
+        if not self.room_options["own_multiplier"] or self.status == "playing" or not 1 <= value <= 4:
+            raise IllegalAction(
+                "your own multiplier is 1 to 4, set between hands in a room that allows it", "bad_own_multiplier"
+            )
+        await self._save_seats(self._seats_with(seat, own=value))
+        self._broadcast()
 
     def _broadcast(self) -> None:
         """Send every connection its update; a failure stays with this table (logged once)."""

@@ -65,9 +65,11 @@ export function normalizeGames(data) {
   let games = data && data.games !== undefined ? data.games : data;
   if (!games) return [];
   if (!Array.isArray(games)) games = Object.entries(games).map(([name, g]) => ({ name, ...(g || {}) }));
+  const hallOptions = (data && data.hall_options) || []; // the hall's own: 记牌器, chat, beans
   return games.map((g) => {
     let options = g.options || [];
     if (!Array.isArray(options)) options = Object.entries(options).map(([name, o]) => ({ name, ...(o || {}) }));
+    options = [...options, ...hallOptions];
     options = options.map((o) => ({
       name: o.name,
       type: String(o.type || (o.choices ? "choice" : typeof o.default)).toLowerCase(),
