@@ -7,7 +7,7 @@ game interface (see ``shared/API.md``).
 (True, True)
 """
 
-from paiju import baohuang, beans, shengji, shuangkou
+from paiju import baohuang, beans, shengji, shuangkou, titles
 from paiju.cards import Card, format_cards, packs, parse_cards
 from paiju.errors import IllegalAction
 from paiju.game import Game
@@ -26,6 +26,7 @@ __all__ = [
     "beans",
     "shengji",
     "shuangkou",
+    "titles",
     "format_cards",
     "new_game",
     "new_match",
