@@ -309,7 +309,7 @@ def check_settlement(scores: list[int], room: int, table: int, own: list[int], b
         check_near_exact(beans, stakes, receivers, paid)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(hand=hands())
 def test_settlement_properties(hand: tuple) -> None:
     check_settlement(*hand)
