@@ -7,7 +7,7 @@ game interface (see ``shared/API.md``).
 (True, True)
 """
 
-from paiju import baohuang, shengji, shuangkou
+from paiju import baohuang, beans, shengji, shuangkou, titles
 from paiju.cards import Card, format_cards, packs, parse_cards
 from paiju.errors import IllegalAction
 from paiju.game import Game
@@ -23,8 +23,10 @@ __all__ = [
     "IllegalAction",
     "Match",
     "baohuang",
+    "beans",
     "shengji",
     "shuangkou",
+    "titles",
     "format_cards",
     "new_game",
     "new_match",
