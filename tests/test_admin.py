@@ -12,13 +12,15 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import DateTime, select, text
 from typer.testing import CliRunner
 
 import paiju
 from paiju.cli import app
+from paiju.server import accounts, settlement
+from paiju.server import store as db
 from paiju.server.records import check_store, stored_record
-from paiju.server.store import Store, migrate
+from paiju.server.store import Store, migrate, session_id
 from paiju.versions import upgrade_options
 from test_store import db_url  # noqa: F401 - the fixture: SQLite and PostgreSQL
 
@@ -32,6 +34,8 @@ def fill(url: str, rooms: int = 3, seed: int = 5) -> dict[tuple[str, int], dict[
     store = Store(url, checkpoints=False)
     records = {}
     ann = store.create_player("ann")
+    with store.engine.begin() as c:  # ann is an account: sessions, beans, results and ratings are exported too
+        accounts.register_tx(c, "ann", accounts.hash_password("ann's secret"), "ann", ann["id"], 1000)
     for i in range(rooms):
         for game, options in (("baohuang", {"variant": "qingdao"}), ("shengji", {}), ("shuangkou", {})):
             g = paiju.new_game(game, seed=rng.randrange(2**40), **options)
@@ -46,6 +50,12 @@ def fill(url: str, rooms: int = 3, seed: int = 5) -> dict[tuple[str, int], dict[
                     store.append_action(hid, len(g.history), 0, str(action), hosted=False)
                 if g.is_over:
                     store.finish_hand(hid, list(g.scores), True, room["id"], room["seats"], "between")
+                    with store.engine.begin() as c:
+                        seated = [ann["id"], *[None] * (g.num_players - 1)]
+                        settlement.finish_tx(
+                            c, hand_id=hid, game_name=game, game=g, seat_players=seated, scored=True,
+                            room_options={}, own=[1] * g.num_players,
+                        )  # fmt: skip
                 records[(room["id"], number)] = g.record()
             store.add_penalty(room["id"], 2, 1, ann["id"], 3, "leave")
     store.close()
@@ -70,7 +80,8 @@ def test_export_then_import_gives_identical_replays(tmp_path: Path, db_url: str)
     r = runner.invoke(app, ["admin", "export", str(dump), "--db", source])
     assert r.exit_code == 0, r.output
     lines = [json.loads(x) for x in dump.read_text().splitlines()]
-    assert lines[0] == {"type": "paiju-export", "format": 1}
+    assert lines[0] == {"type": "paiju-export", "format": 2}
+    assert {x["type"] for x in lines} >= {"session", "ledger", "result", "rating"}
     hands = [x for x in lines if x["type"] == "hand"]
     assert len(hands) == len(records)
     for h in hands:  # each hand carries its API.md record, which replays
@@ -88,12 +99,24 @@ def test_export_then_import_gives_identical_replays(tmp_path: Path, db_url: str)
     assert b.players_by_id([token]) == a.players_by_id([token])
     rid = a.all_rooms()[0]["id"]
     assert [p["points"] for p in b.room_penalties(rid)] == [3]
+    # the account, its session, beans, results and ratings came along
+    for table in (db.sessions, db.ledger, db.results, db.ratings):
+        kept = [col for col in table.c if not isinstance(col.type, DateTime)]  # times differ in kind, not value
+        q = select(*kept).order_by(*table.primary_key.columns)
+        rows = [s.read(lambda c, q=q: c.execute(q).all()) for s in (a, b)]
+        assert len(rows[0]) > 0 and rows[0] == rows[1], table.name
+    assert a.read(accounts.account_tx, "ann")["password_hash"] == b.read(accounts.account_tx, "ann")["password_hash"]
+    assert settlement_balance(a, token) == settlement_balance(b, token)
     # the imported database takes new rows (its id sequences moved past the imported ids)
     assert b.create_player("bob")["id"] > token
     a.close()
     b.close()
     r = runner.invoke(app, ["admin", "import", str(dump), "--db", db_url])
     assert r.exit_code == 2 and "not empty" in r.output
+
+
+def settlement_balance(store: Store, pid: int) -> int:
+    return int(store.read(settlement.balance_tx, pid))
 
 
 def test_check_finds_hands_that_do_not_replay_and_quarantine_sets_them_aside(tmp_path: Path) -> None:
@@ -176,7 +199,12 @@ def test_migration_0002_resolves_the_options_of_hands_stored_before_it(tmp_path:
                     {"h": i + 1, "seq": seq, "t": action},
                 )
     store.close()
-    store = Store(url, checkpoints=False)  # runs migration 0002
+    store = Store(url, checkpoints=False)  # runs migrations 0002 and 0003
+    # 0003: the player's old cookie is a guest's session now (the token itself is not stored)
+    guest = store.player_by_token("t")
+    assert guest is not None and guest["id"] == 1 and guest["username"] is None and guest["name"] == "ann"
+    with store.engine.connect() as c:
+        assert c.execute(text("SELECT id FROM sessions")).scalars().all() == [session_id("t")]
     for i, game in enumerate(("baohuang", "shengji", "shuangkou")):
         (h,) = store.room_hands(f"room{i}")
         assert h["record_version"] == 1

@@ -433,6 +433,18 @@ class Client:
 
 
 # ---------------------------------------------------------------------- updates and views
+def hand_results(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``room.hands`` without each hand's beans and ratings (they have tests of their own)."""
+    return [{k: h[k] for k in ("number", "scores", "scored")} for h in hands]
+
+
+def guest_me(body: dict[str, Any]) -> tuple[int, str]:
+    """/api/me of a guest: its id and name (and that it is a guest)."""
+    p = body["player"]
+    assert p["guest"] is True and p["username"] is None
+    return p["id"], p["name"]
+
+
 def is_my_turn(m: dict[str, Any]) -> bool:
     v = m.get("view")
     if m.get("type") != "update" or not v or m["room"]["status"] != "playing" or m["seat"] is None:

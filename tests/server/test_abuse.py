@@ -34,7 +34,7 @@ from websockets.frames import Frame, Opcode
 
 from paiju.server.protocol import CLIENT_MESSAGES, SERVER_MESSAGES
 
-from .harness import CRASH, Client, Hall, Player, ServerProcess, first_legal, is_my_turn, sit_with_bots
+from .harness import CRASH, Client, Hall, Player, ServerProcess, first_legal, guest_me, is_my_turn, sit_with_bots
 from .test_protocol import assert_unchanged, human_at_turn
 
 MB = 1 << 20
@@ -595,7 +595,7 @@ def test_login_csrf_a_cross_site_form_neither_logs_in_nor_renames(hall: Hall) ->
         r = c.post("/api/login", json={"name": "attacker"})
         assert r.status_code == 403 and "set-cookie" not in r.headers
     with hall.http(victim.token) as c:
-        assert c.get("/api/me").json()["player"] == {"id": victim.id, "name": "victim"}
+        assert guest_me(c.get("/api/me").json()) == (victim.id, "victim")
         # the same requests that create rooms are refused alike
         before = c.get("/api/rooms?limit=200").json()["total"]
         for headers, status in (({"Content-Type": "text/plain"}, 415), ({"Origin": FOREIGN}, 403)):

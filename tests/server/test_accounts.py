@@ -325,4 +325,3 @@ def test_a_disabled_account_cannot_log_in_and_its_sessions_end(make_server: Call
     assert me(hall, p.token) is None
     r = login(hall, "to_disable")
     assert r.status_code == 403 and r.json()["code"] == "account_disabled"
-

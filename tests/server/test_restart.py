@@ -21,6 +21,7 @@ from .harness import (
     biggest,
     first_legal,
     game_at,
+    guest_me,
     jsonish,
     sit_with_bots,
 )
@@ -96,7 +97,7 @@ def test_a_killed_hall_resumes_the_hand(make_server: Callable[..., ServerProcess
         c.wait_closed()
     server.start()  # the same database file, a new process
     with httpx.Client(base_url=server.url) as h:
-        assert h.get("/api/me", headers={"X-Paiju-Token": p.token}).json()["player"] == {"id": p.id, "name": p.name}
+        assert guest_me(h.get("/api/me", headers={"X-Paiju-Token": p.token}).json()) == (p.id, p.name)
         assert rid in {r["id"] for r in h.get("/api/rooms").json()["rooms"]}
     room = hall.room(rid)
     assert room["status"] == "playing" and room["hand_number"] == 1

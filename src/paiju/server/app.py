@@ -345,7 +345,8 @@ def create_app(
         else:
             created = await hall().create_player(name)
             token, pid = created["token"], created["id"]
-        resp = JSONResponse({"player": {"id": pid, "name": name}})
+        player = await asyncio.to_thread(hall().store.player_by_token, token)
+        resp = JSONResponse({"player": await describe(player) if player else {"id": pid, "name": name}})
         session_cookie(resp, req, token)
         return resp
 

@@ -105,7 +105,7 @@ def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
 
 def _rows(store: Store, table: Any) -> list[dict[str, Any]]:
     with store.engine.connect() as c:
-        return [dict(r) for r in c.execute(select(table).order_by(table.c.id)).mappings()]
+        return [dict(r) for r in c.execute(select(table).order_by(*table.primary_key.columns)).mappings()]
 
 
 def export_lines(store: Store) -> Iterator[dict[str, Any]]:

@@ -253,6 +253,20 @@ def _rate_tx(
     return out
 
 
+def settled_tx(c: Connection, hand_ids: list[int], seats: int) -> dict[int, dict[str, Any]]:
+    """Each finished hand's ``beans`` and ``ratings`` per seat, as :func:`finish_tx` gave
+    them, read back from the results (a computer player's seat: 0 and None)."""
+    out: dict[int, dict[str, Any]] = {h: {"beans": [0] * seats, "ratings": [None] * seats} for h in hand_ids}
+    if hand_ids:
+        q = select(results.c.hand_id, results.c.seat, results.c.beans, results.c.rating).where(
+            results.c.hand_id.in_(hand_ids)
+        )
+        for hid, seat, beans, rating in c.execute(q):
+            out[hid]["beans"][seat] = int(beans)
+            out[hid]["ratings"][seat] = rating
+    return out
+
+
 def penalty_beans_tx(
     c: Connection,
     *,

@@ -63,13 +63,18 @@ LEAVE_PENALTY = {"baohuang": 40, "shuangkou": 3, "shengji": 3}
 SAVE_FAILED = "the hall cannot save right now; your move was not taken — try again"
 
 
-def hand_entry(number: int, scores: list[int] | None, scored: bool | None) -> dict[str, Any]:
+def hand_entry(
+    number: int, scores: list[int] | None, scored: bool | None, settled: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A finished hand as ``room.hands`` shows it: an unscored hand (every human on 托管)
-    counts 0 for everyone and says why, its ``game_scores`` the game's own count."""
-    if scored is not False:
-        return {"number": number, "scores": scores, "scored": scored}
-    zeros = [0] * len(scores or [])
-    return {"number": number, "scores": zeros, "scored": False, "unscored_reason": "all_hosted", "game_scores": scores}
+    counts 0 for everyone and says why, its ``game_scores`` the game's own count. With
+    ``settled``, each seat's ``beans`` and ``ratings`` after it (settlement.py)."""
+    entry: dict[str, Any] = {"number": number, "scores": scores, "scored": scored}
+    if scored is False:
+        entry.update(scores=[0] * len(scores or []), unscored_reason="all_hosted", game_scores=scores)
+    if settled is not None:
+        entry["beans"], entry["ratings"] = settled["beans"], settled["ratings"]
+    return entry
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -251,7 +256,9 @@ class Table:
         self.standing = {p: {"guest": got["beans"] is None, "title": got["title"]} for p, got in standing.items()}
         self.balances = {p: got["beans"] for p, got in standing.items() if got["beans"] is not None}
         self.seats, self.status, self.penalties = [dict(s) for s in room["seats"]], status, penalties
-        self.hands = [hand_entry(h["number"], h["scores"], h["scored"]) for h in hands if h["finished_at"]]
+        finished = [h for h in hands if h["finished_at"]]
+        settled = self.store.read(settlement.settled_tx, [h["id"] for h in finished], len(room["seats"]))
+        self.hands = [hand_entry(h["number"], h["scores"], h["scored"], settled[h["id"]]) for h in finished]
         self.game, self.hand_id, self._unfinished = game, hand_id, unfinished
 
     async def reload(self) -> None:
@@ -917,11 +924,9 @@ class Table:
 
     def _finished(self, finish: dict[str, Any]) -> None:
         """The hand just stored as finished joins the room's hands; who was on 托管 is told."""
-        entry = hand_entry(len(self.hands) + 1, finish["scores"], finish["scored"])
         settled = finish.get("settled")
+        entry = hand_entry(len(self.hands) + 1, finish["scores"], finish["scored"], settled)
         if settled is not None:
-            entry["beans"] = settled["beans"]
-            entry["ratings"] = settled["ratings"]
             self.balances.update(settled["balances"])
             for pid, title in settled["titles"].items():
                 self.standing.setdefault(pid, {"guest": pid not in settled["balances"]})["title"] = title

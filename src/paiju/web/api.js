@@ -2,9 +2,12 @@
 // identity cookie; an error answer {"error": "..."} becomes a thrown ApiError.
 
 export class ApiError extends Error {
-  constructor(message, status) {
+  // code and params: the hall's reason for a refusal (reasonText translates them)
+  constructor(message, status, code = null, params = null) {
     super(message);
     this.status = status;
+    this.code = code;
+    this.params = params;
   }
 }
 
@@ -29,7 +32,10 @@ async function request(method, path, body) {
       data = { error: text.slice(0, 200) };
     }
   }
-  if (!res.ok) throw new ApiError((data && data.error) || `${res.status} ${res.statusText}`, res.status);
+  if (!res.ok) {
+    const d = data || {};
+    throw new ApiError(d.error || `${res.status} ${res.statusText}`, res.status, d.code || null, d.params || null);
+  }
   return data;
 }
 
@@ -46,6 +52,24 @@ export async function login(name) {
   const d = await postJSON("/api/login", { name });
   return d.player;
 }
+
+// accounts: a user name and a password (a guest who registers keeps its player and hands)
+export async function register(username, password, name) {
+  const d = await postJSON("/api/register", { username, password, ...(name ? { name } : {}) });
+  return d.player;
+}
+export async function accountLogin(username, password) {
+  const d = await postJSON("/api/login", { username, password });
+  return d.player;
+}
+export const logout = () => postJSON("/api/logout");
+export const changePassword = (old, neu) => postJSON("/api/password", { old, new: neu });
+// 救济: {"beans": the new balance}
+export const relief = () => postJSON("/api/relief");
+// a player's profile (hands paged) and a game's leaderboard 排行榜
+export const player = (id, offset = 0, limit = 20) => getJSON(`/api/players/${encodeURIComponent(id)}?offset=${offset}&limit=${limit}`);
+export const leaderboard = (game, by = "rating", offset = 0, limit = 20) =>
+  getJSON(`/api/leaderboard?game=${encodeURIComponent(game)}&by=${encodeURIComponent(by)}&offset=${offset}&limit=${limit}`);
 
 export const games = () => getJSON("/api/games");
 

@@ -4,6 +4,7 @@
 import * as api from "./api.js";
 import { t, getLang, setLang, toggleLang } from "./i18n.js";
 import { mountLogin, mountLobby } from "./lobby.js";
+import { mountLeaderboard, mountProfile } from "./profile.js";
 import { mountTable, requestAutoSit } from "./table.js";
 import { h, toast } from "./ui.js";
 
@@ -40,6 +41,9 @@ function parseRoute() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const m = hash.match(/^\/room\/([^/?#]+)/);
   if (m) return { page: "room", id: decodeURIComponent(m[1]) };
+  const p = hash.match(/^\/player\/(\d+)/);
+  if (p) return { page: "player", id: Number(p[1]) };
+  if (hash.startsWith("/leaderboard")) return { page: "leaderboard" };
   return { page: "lobby" };
 }
 
@@ -57,6 +61,8 @@ async function route() {
   }
   const r = parseRoute();
   if (r.page === "room") current = mountTable(root, r.id, ctx);
+  else if (r.page === "player") current = mountProfile(root, r.id, ctx);
+  else if (r.page === "leaderboard") current = mountLeaderboard(root, ctx);
   else current = mountLobby(root, ctx);
 }
 

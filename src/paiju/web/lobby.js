@@ -3,12 +3,15 @@
 
 import * as api from "./api.js";
 import { t, label } from "./i18n.js";
+import { reasonText } from "./table.js";
 import { h, toast } from "./ui.js";
 
 // ---------------------------------------------------------------- login
 
-// The name-entry screen; calls onLogin(player) once the server accepted the name.
+// The first screen: play as a guest with a name (one click), or log in to an account, or
+// register one. An account keeps its beans 游戏豆, rating and history on every browser.
 export function mountLogin(root, ctx, onLogin) {
+  let mode = "guest";
   const input = h("input", {
     type: "text",
     maxLength: 24,
@@ -16,21 +19,42 @@ export function mountLogin(root, ctx, onLogin) {
     placeholder: t("name_placeholder"),
     "data-testid": "login-name",
   });
+  const user = h("input", { type: "text", maxLength: 20, autocomplete: "username", placeholder: t("username"), "data-testid": "login-username" });
+  const pass = h("input", { type: "password", maxLength: 128, autocomplete: "current-password", placeholder: t("password"), "data-testid": "login-password" });
   const button = h("button", { class: "primary big", type: "submit", "data-testid": "login" }, t("login_button"));
-  const form = h("form", { class: "login-form" }, h("label", {}, t("login_prompt")), input, button);
+  const prompt_ = h("label", {}, t("login_prompt"));
+  const form = h("form", { class: "login-form" }, prompt_, input, user, pass, button);
+  const tabs = ["guest", "account", "register"].map((m) =>
+    h("button", { type: "button", class: "tab small", "data-testid": `login-tab-${m}`, onclick: () => show(m) }, t("login_tab_" + m)),
+  );
+  function show(m) {
+    mode = m;
+    tabs.forEach((b, i) => b.classList.toggle("active", ["guest", "account", "register"][i] === m));
+    input.classList.toggle("hidden", m === "account");
+    user.classList.toggle("hidden", m === "guest");
+    pass.classList.toggle("hidden", m === "guest");
+    pass.autocomplete = m === "register" ? "new-password" : "current-password";
+    input.placeholder = m === "register" ? t("name_optional") : t("name_placeholder");
+    prompt_.textContent = t("login_prompt_" + m);
+    button.textContent = t(m === "guest" ? "login_button" : m === "account" ? "login_account" : "register_button");
+    setTimeout(() => (m === "guest" ? input : user).focus(), 0);
+  }
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = input.value.trim();
-    if (!name) {
+    if (mode === "guest" && !name) {
       input.focus();
       return;
     }
     button.disabled = true;
     try {
-      const player = await api.login(name);
-      onLogin(player);
+      let player;
+      if (mode === "guest") player = await api.login(name);
+      else if (mode === "account") player = await api.accountLogin(user.value.trim(), pass.value);
+      else player = await api.register(user.value.trim(), pass.value, name);
+      onLogin(await api.me() || player);
     } catch (err) {
-      toast(err.message, "error");
+      toast(errorText(err), "error");
       button.disabled = false;
     }
   });
@@ -39,11 +63,65 @@ export function mountLogin(root, ctx, onLogin) {
       "div",
       { class: "page login-page" },
       h("header", { class: "topbar" }, h("div", { class: "brand" }, logo(), t("app_title")), h("div", { class: "spacer" }), ctx.langButton()),
-      h("main", { class: "login-card" }, h("h1", {}, t("login_title")), form),
+      h("main", { class: "login-card" }, h("h1", {}, t("login_title")), h("div", { class: "tabs" }, ...tabs), form),
     ),
   );
-  setTimeout(() => input.focus(), 0);
+  show(ctx.registerFirst ? "register" : "guest");
+  ctx.registerFirst = false;
   return { destroy() {} };
+}
+
+// A refused request in the page's language (its reason code), else the hall's sentence.
+export function errorText(err) {
+  return err && err.code ? reasonText(err.code, err.params, err.message) : String((err && err.message) || err);
+}
+
+// The player's part of the top bar: beans 游戏豆 (an account's) with 救济 when it is due, the
+// profile and the leaderboard, and log out (an account) or register (a guest keeps its hands).
+export function accountBar(ctx, onChange) {
+  const p = ctx.player;
+  const bar = h("span", { class: "account-bar" });
+  if (!p.guest && p.beans !== undefined && p.beans !== null) {
+    bar.appendChild(h("span", { class: "beans", "data-testid": "my-beans", title: t("beans_help") }, t("beans_n", { n: p.beans })));
+    if (p.relief_due) {
+      const relief = h("button", { class: "small", "data-testid": "relief" }, t("relief"));
+      relief.addEventListener("click", async () => {
+        try {
+          const d = await api.relief();
+          ctx.player = { ...p, beans: d.beans, relief_due: false };
+          toast(t("relief_given", { n: d.beans }));
+          onChange();
+        } catch (err) {
+          toast(errorText(err), "error");
+        }
+      });
+      bar.appendChild(relief);
+    }
+  }
+  bar.appendChild(h("a", { class: "small link", href: `#/player/${p.id}`, "data-testid": "my-profile" }, t("profile")));
+  bar.appendChild(h("a", { class: "small link", href: "#/leaderboard", "data-testid": "leaderboard-link" }, t("leaderboard")));
+  if (p.guest) {
+    const reg = h("button", { class: "small", "data-testid": "register" }, t("register_button"));
+    reg.addEventListener("click", () => {
+      ctx.player = null; // the register form; the guest's cookie stays, so its player is kept
+      ctx.registerFirst = true;
+      onChange();
+    });
+    bar.appendChild(reg);
+  } else {
+    const out = h("button", { class: "small", "data-testid": "logout" }, t("logout"));
+    out.addEventListener("click", async () => {
+      try {
+        await api.logout();
+      } catch (err) {
+        toast(errorText(err), "error");
+      }
+      ctx.player = null;
+      onChange();
+    });
+    bar.appendChild(out);
+  }
+  return bar;
 }
 
 export function logo() {
@@ -137,6 +215,7 @@ export function mountLobby(root, ctx) {
       toast(err.message, "error");
     }
   });
+  const account = accountBar(ctx, () => ctx.navigate("#/"));
   const refreshBtn = h("button", { class: "small", "data-testid": "refresh" }, t("refresh"));
   refreshBtn.addEventListener("click", () => loadRooms());
   // the rooms of one game (GET /api/rooms?game=) and 快速开始 per game, filled once the games are known
@@ -155,6 +234,7 @@ export function mountLobby(root, ctx) {
         h("div", { class: "spacer" }),
         nameLabel,
         renameBtn,
+        account,
         ctx.langButton(),
       ),
       h(

@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import * as C from "./cards.js";
 import * as G from "./games.js";
-import { t, label } from "./i18n.js";
+import { t, label, getLang } from "./i18n.js";
 import { h, toast, confirmBox } from "./ui.js";
 import { logRows, previousTrick, scoreRows } from "./handlog.js";
 import { playSound, setSound, soundOn } from "./sound.js";
@@ -638,7 +638,7 @@ export function mountTable(root, roomId, ctx) {
         h(
           "span",
           { class: "muted room-sub" },
-          [label(r.game || "baohuang"), variant ? label(variant) : null, r.hand_number ? t("hand_n", { n: r.hand_number }) : null]
+          [label(r.game || "baohuang"), variant ? label(variant) : null, r.hand_number ? t("hand_n", { n: r.hand_number }) : null, beansLine(r)]
             .filter(Boolean)
             .join(" · "),
         ),
@@ -652,6 +652,14 @@ export function mountTable(root, roomId, ctx) {
       ctx.langButton(),
       ].filter(Boolean),
     );
+  }
+
+  // the room's bean multipliers and minimum (only when they differ from the plain room)
+  function beansLine(r) {
+    const b = r.beans;
+    if (!b || (b.bean_multiplier === 1 && b.table_multiplier === 1 && !b.min_beans)) return null;
+    const min = b.min_beans ? t("room_min_beans", { n: b.min_beans }) : "";
+    return t("room_beans", { room: b.bean_multiplier, table: b.table_multiplier, min });
   }
 
   // The secondary toggles: 上一轮 (key L), 牌谱, 记牌器, 快捷语, sound. On a phone they fold
@@ -1035,6 +1043,13 @@ export function mountTable(root, roomId, ctx) {
     if (place) {
       const text = game() === "shuangkou" ? t("sk_place_" + place) : t("place_" + place);
       badges.append(h("span", { class: `badge place place-${place}`, "data-testid": `place-${s}` }, text));
+    }
+    if (info.player && (info.title || info.beans !== null)) {
+      // 游戏等级 and an account's beans 游戏豆 (guests: the title alone)
+      const bits = [];
+      if (info.title) bits.push(getLang() === "zh" ? info.title.zh : info.title.en);
+      if (info.beans !== null && info.beans !== undefined) bits.push(t("seat_beans", { n: info.beans }));
+      badges.append(h("span", { class: "badge standing", "data-testid": `standing-${s}` }, bits.join(" · ")));
     }
     if (info.hosted) {
       const why = info.hosted_reason ? t("hosted_reason_" + info.hosted_reason) : "";
@@ -1854,11 +1869,27 @@ export function mountTable(root, roomId, ctx) {
       return h("button", { class: cls, "data-testid": testid, onclick: () => send({ type: "start" }) }, V() ? t("next_hand") : t("start"));
     }
     const done = !!r.ready[me];
-    return h(
+    const button = h(
       "button",
       { class: cls + (done ? " done" : ""), "data-testid": testid, "data-ready": done ? "true" : "false", disabled: done, onclick: () => send({ type: "ready" }) },
       done ? t("ready_done") : t("ready"),
     );
+    return ownMultiplier(button);
+  }
+
+  // 个人倍数: in a room that allows it, the seat's own bean multiplier (1-4) beside 准备
+  function ownMultiplier(button) {
+    const r = room();
+    const me = mySeat();
+    if (!r.beans || !r.beans.own_multiplier || me === null) return button;
+    const own = (r.seats[me] && r.seats[me].own) || 1;
+    const select = h(
+      "select",
+      { class: "own-multiplier", "data-testid": "own-multiplier", title: t("own_multiplier") },
+      ...[1, 2, 3, 4].map((n) => h("option", { value: String(n), selected: n === own }, "×" + n)),
+    );
+    select.addEventListener("change", () => send({ type: "own", value: Number(select.value) }));
+    return h("span", { class: "ready-group" }, h("label", {}, t("own_multiplier"), " ", select), button);
   }
 
   // the countdown to the next hand (room.ready_deadline), kept up to date by the tick

@@ -1,0 +1,290 @@
+// A player's page (#/player/{id}) and the leaderboards 排行榜 (#/leaderboard): the record by
+// game and role, titles 游戏等级, ratings, beans 游戏豆 and rating over time as inline SVG
+// charts, and the player's hands with links to their records.
+
+import * as api from "./api.js";
+import { t, label, getLang } from "./i18n.js";
+import { accountBar, errorText, logo } from "./lobby.js";
+import { h, toast } from "./ui.js";
+
+const GAMES = ["baohuang", "shengji", "shuangkou"];
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children) el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+  return el;
+}
+
+// A line chart of [[time, value], …] in the order given (inline SVG, no library).
+export function lineChart(points, { testid, width = 480, height = 160 } = {}) {
+  const pad = { l: 44, r: 8, t: 10, b: 18 };
+  const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "data-testid": testid });
+  if (!points.length) {
+    box.appendChild(svg("text", { x: width / 2, y: height / 2, "text-anchor": "middle", class: "muted" }, t("no_data")));
+    return box;
+  }
+  const ys = points.map((p) => p[1]);
+  let lo = Math.min(...ys);
+  let hi = Math.max(...ys);
+  if (lo === hi) {
+    lo -= 1;
+    hi += 1;
+  }
+  const x = (i) => pad.l + (points.length === 1 ? (width - pad.l - pad.r) / 2 : (i * (width - pad.l - pad.r)) / (points.length - 1));
+  const y = (v) => pad.t + ((hi - v) * (height - pad.t - pad.b)) / (hi - lo);
+  for (const v of [lo, hi]) {
+    box.appendChild(svg("line", { x1: pad.l, x2: width - pad.r, y1: y(v), y2: y(v), class: "grid" }));
+    box.appendChild(svg("text", { x: pad.l - 4, y: y(v) + 4, "text-anchor": "end", class: "axis" }, String(Math.round(v * 10) / 10)));
+  }
+  const path = points.map((p, i) => `${x(i).toFixed(1)},${y(p[1]).toFixed(1)}`).join(" ");
+  box.appendChild(svg("polyline", { points: path, class: "line", fill: "none" }));
+  const last = points[points.length - 1];
+  box.appendChild(svg("circle", { cx: x(points.length - 1), cy: y(last[1]), r: 3, class: "dot" }));
+  box.appendChild(svg("text", { x: width - pad.r, y: height - 4, "text-anchor": "end", class: "axis" }, new Date(last[0]).toLocaleDateString()));
+  return box;
+}
+
+function titleText(title) {
+  return title ? (getLang() === "zh" ? title.zh : title.en) : "";
+}
+
+function pct(won, played) {
+  return played ? `${Math.round((100 * won) / played)}%` : "–";
+}
+
+function roleName(role) {
+  return t("role_" + role);
+}
+
+function topbar(ctx, what) {
+  return h(
+    "header",
+    { class: "topbar" },
+    h("a", { class: "brand", href: "#/" }, logo(), t("app_title"), h("span", { class: "muted" }, " · " + what)),
+    h("div", { class: "spacer" }),
+    accountBar(ctx, () => ctx.navigate(location.hash)),
+    ctx.langButton(),
+  );
+}
+
+export function mountProfile(root, id, ctx) {
+  let destroyed = false;
+  let offset = 0;
+  const body = h("main", { class: "profile-main", "data-testid": "profile" }, h("div", { class: "muted" }, "…"));
+  const render = () => root.replaceChildren(h("div", { class: "page profile-page" }, topbar(ctx, t("profile")), body));
+  render();
+
+  async function load() {
+    try {
+      const d = await api.player(id, offset);
+      if (!destroyed) show(d);
+    } catch (err) {
+      if (!destroyed) body.replaceChildren(h("div", { class: "muted" }, errorText(err)));
+    }
+  }
+
+  function show(d) {
+    const p = d.player;
+    const mine = ctx.player && ctx.player.id === p.id;
+    const head = h(
+      "section",
+      { class: "panel" },
+      h("h1", { "data-testid": "profile-name" }, p.name, p.guest ? h("span", { class: "muted" }, " · " + t("guest")) : null),
+      p.guest ? h("div", { class: "muted" }, t("guest_no_beans")) : h("div", { class: "beans big", "data-testid": "profile-beans" }, t("beans_n", { n: p.beans })),
+    );
+    const rows = GAMES.map((g) => {
+      const s = d.games[g];
+      const roles = Object.entries(s.roles)
+        .map(([r, v]) => `${roleName(r)} ${v.won}/${v.played} (${pct(v.won, v.played)})`)
+        .join(" · ");
+      return h(
+        "tr",
+        { "data-testid": `profile-game-${g}` },
+        h("td", {}, label(g)),
+        h("td", {}, String(s.hands)),
+        h("td", {}, pct(s.won, s.scored)),
+        h("td", {}, String(s.points)),
+        h("td", { "data-testid": `profile-title-${g}` }, `${titleText(s.title)} (${t("title_level", { n: s.title.level })})`),
+        h("td", { "data-testid": `profile-rating-${g}` }, s.rating === null ? "–" : String(s.rating)),
+        h("td", { class: "roles" }, roles || "–"),
+      );
+    });
+    const table = h(
+      "table",
+      { class: "stats" },
+      h("thead", {}, h("tr", {}, ...["game", "hands", "win_rate", "points", "title", "rating", "by_role"].map((k) => h("th", {}, t("col_" + k))))),
+      h("tbody", {}, ...rows),
+    );
+    const charts = h("section", { class: "panel charts" });
+    if (!p.guest) charts.appendChild(h("div", {}, h("h2", {}, t("beans_over_time")), lineChart(d.beans_history, { testid: "chart-beans" })));
+    for (const g of GAMES) {
+      if (d.rating_history[g]) {
+        charts.appendChild(h("div", {}, h("h2", {}, t("rating_over_time", { game: label(g) })), lineChart(d.rating_history[g], { testid: `chart-rating-${g}` })));
+      }
+    }
+    const hands = d.hands;
+    const list = h(
+      "table",
+      { class: "hands", "data-testid": "profile-hands" },
+      h("thead", {}, h("tr", {}, ...["when", "game", "role", "points", "beans", "record"].map((k) => h("th", {}, t("col_" + k))))),
+      h(
+        "tbody",
+        {},
+        ...hands.items.map((it) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, it.finished_at ? new Date(it.finished_at).toLocaleString() : "–"),
+            h("td", {}, label(it.game)),
+            h("td", {}, roleName(it.role)),
+            h("td", {}, it.scored ? String(it.score) : t("unscored")),
+            h("td", {}, String(it.beans)),
+            h("td", {}, h("a", { href: it.record, target: "_blank", rel: "noopener" }, t("hand_n", { n: it.number }))),
+          ),
+        ),
+      ),
+    );
+    const prev = h("button", { class: "small", disabled: hands.offset === 0, "data-testid": "hands-prev" }, t("page_prev"));
+    const next = h("button", { class: "small", disabled: hands.offset + hands.limit >= hands.total, "data-testid": "hands-next" }, t("page_next"));
+    prev.addEventListener("click", () => {
+      offset = Math.max(0, offset - hands.limit);
+      load();
+    });
+    next.addEventListener("click", () => {
+      offset += hands.limit;
+      load();
+    });
+    const pager = h("div", { class: "pager" }, prev, h("span", { class: "muted" }, t("page_of", { from: hands.total ? hands.offset + 1 : 0, to: hands.offset + hands.items.length, total: hands.total })), next);
+    body.replaceChildren(
+      head,
+      h("section", { class: "panel" }, h("h2", {}, t("record")), table),
+      charts,
+      h("section", { class: "panel" }, h("h2", {}, t("hands")), list, pager),
+      mine && !p.guest ? passwordForm() : null,
+    );
+  }
+
+  load();
+  return {
+    destroy() {
+      destroyed = true;
+    },
+    rerender() {
+      render();
+      load();
+    },
+  };
+}
+
+// 修改密码: the old password, the new one twice; every other session of the account ends.
+function passwordForm() {
+  const old = h("input", { type: "password", autocomplete: "current-password", placeholder: t("password_old"), "data-testid": "password-old" });
+  const neu = h("input", { type: "password", autocomplete: "new-password", placeholder: t("password_new"), "data-testid": "password-new" });
+  const again = h("input", { type: "password", autocomplete: "new-password", placeholder: t("password_again"), "data-testid": "password-again" });
+  const go = h("button", { class: "primary", type: "submit", "data-testid": "password-change" }, t("password_change"));
+  const form = h("form", { class: "password-form" }, old, neu, again, go);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (neu.value !== again.value) {
+      toast(t("password_mismatch"), "error");
+      return;
+    }
+    try {
+      await api.changePassword(old.value, neu.value);
+      toast(t("password_changed"));
+      form.reset();
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  });
+  return h("section", { class: "panel" }, h("h2", {}, t("password_change")), form);
+}
+
+export function mountLeaderboard(root, ctx) {
+  let destroyed = false;
+  let offset = 0;
+  const game = h("select", { "data-testid": "board-game" }, ...GAMES.map((g) => h("option", { value: g }, label(g))));
+  const by = h("select", { "data-testid": "board-by" }, ...["rating", "beans", "points"].map((b) => h("option", { value: b }, t("board_" + b))));
+  const body = h("div", { class: "board", "data-testid": "leaderboard" }, h("div", { class: "muted" }, "…"));
+  const pager = h("div", { class: "pager" });
+  for (const sel of [game, by]) {
+    sel.addEventListener("change", () => {
+      offset = 0;
+      load();
+    });
+  }
+  const render = () =>
+    root.replaceChildren(
+      h(
+        "div",
+        { class: "page board-page" },
+        topbar(ctx, t("leaderboard")),
+        h("main", { class: "profile-main" }, h("section", { class: "panel" }, h("div", { class: "panel-head" }, h("h1", {}, t("leaderboard")), game, by), body, pager)),
+      ),
+    );
+  render();
+
+  async function load() {
+    try {
+      const d = await api.leaderboard(game.value, by.value, offset);
+      if (!destroyed) show(d);
+    } catch (err) {
+      if (!destroyed) body.replaceChildren(h("div", { class: "muted" }, errorText(err)));
+    }
+  }
+
+  function show(d) {
+    if (!d.rows.length) {
+      body.replaceChildren(h("div", { class: "muted empty" }, t("no_data")));
+    } else {
+      body.replaceChildren(
+        h(
+          "table",
+          { class: "stats" },
+          h("thead", {}, h("tr", {}, ...["rank", "player", "title", "rating", "beans_won", "points", "hands"].map((k) => h("th", {}, t("col_" + k))))),
+          h(
+            "tbody",
+            {},
+            ...d.rows.map((r) =>
+              h(
+                "tr",
+                { "data-testid": `board-row-${r.id}` },
+                h("td", {}, String(r.rank)),
+                h("td", {}, h("a", { href: `#/player/${r.id}` }, r.name), r.guest ? h("span", { class: "muted" }, " · " + t("guest")) : null),
+                h("td", {}, titleText(r.title)),
+                h("td", {}, r.rating === null ? "–" : String(r.rating)),
+                h("td", {}, r.guest ? "–" : String(r.beans)),
+                h("td", {}, String(r.points)),
+                h("td", {}, String(r.hands)),
+              ),
+            ),
+          ),
+        ),
+      );
+    }
+    const prev = h("button", { class: "small", disabled: d.offset === 0 }, t("page_prev"));
+    const next = h("button", { class: "small", disabled: d.offset + d.limit >= d.total }, t("page_next"));
+    prev.addEventListener("click", () => {
+      offset = Math.max(0, offset - d.limit);
+      load();
+    });
+    next.addEventListener("click", () => {
+      offset += d.limit;
+      load();
+    });
+    pager.replaceChildren(prev, h("span", { class: "muted" }, t("page_of", { from: d.total ? d.offset + 1 : 0, to: d.offset + d.rows.length, total: d.total })), next);
+  }
+
+  load();
+  return {
+    destroy() {
+      destroyed = true;
+    },
+    rerender() {
+      render();
+      load();
+    },
+  };
+}
