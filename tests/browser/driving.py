@@ -149,6 +149,23 @@ class Driver(Player):
         self.expect_moved(t0, "pass")
         return "pass"
 
+    def play_selection(self, indices: list[int]) -> bool:
+        """Raise the cards at ``indices`` (one click each: a four-seat game, where a click
+        raises one card) and play them when the page marks them a legal play; else lower
+        them again. Whether they were played."""
+        if self.raised():
+            self.lower_all()
+        for i in indices:
+            self.press(self.card(i))
+        self.assert_raised(indices, "each click raises one more card")
+        if not self.play_ready():
+            self.lower_all()
+            return False
+        t0 = self.begin()
+        self.press(self.page.get_by_test_id("play"))
+        self.expect_moved(t0, "chosen play")
+        return True
+
     def play_to_end(self) -> None:
         """Answer every turn of this seat until the score screen is up."""
         while True:

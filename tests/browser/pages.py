@@ -106,7 +106,8 @@ class Player:
 
     def create_room(self, game: str, *, preset: str | None = None, options: dict[str, str] | None = None) -> str:
         """Create a room of ``game`` in the lobby form (with a preset, or for a game without
-        presets with ``options``); the creator is seated at the first seat on arrival."""
+        presets with ``options``; a yes/no option is given as "true" or "false"); the creator
+        is seated at the first seat on arrival."""
         form = self.page.get_by_test_id("create-form")
         expect(form).to_be_visible()
         self.page.get_by_test_id("opt-game").select_option(game)
@@ -118,7 +119,11 @@ class Player:
         if options and more.count() and more.get_attribute("open") is None:
             more.locator("summary").click()  # the rule options open folded
         for name, value in (options or {}).items():
-            self.page.get_by_test_id(f"opt-{name}").select_option(value)
+            field = self.page.get_by_test_id(f"opt-{name}")
+            if field.get_attribute("type") == "checkbox":  # a yes/no option: "true" or "false"
+                field.set_checked(value == "true")
+            else:
+                field.select_option(value)
         self.page.get_by_test_id("opt-turn_timeout").fill(str(TURN_TIMEOUT))
         self.page.get_by_test_id("create").click()
         expect(self.table).to_be_visible()

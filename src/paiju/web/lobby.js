@@ -143,11 +143,12 @@ export function normalizeGames(data) {
   let games = data && data.games !== undefined ? data.games : data;
   if (!games) return [];
   if (!Array.isArray(games)) games = Object.entries(games).map(([name, g]) => ({ name, ...(g || {}) }));
-  const hallOptions = (data && data.hall_options) || []; // the hall's own: 记牌器, chat, beans
+  // the options every room has, kept by the hall (记牌器, chat, beans): after each game's own
+  const hallOptions = data && Array.isArray(data.hall_options) ? data.hall_options : [];
   return games.map((g) => {
     let options = g.options || [];
     if (!Array.isArray(options)) options = Object.entries(options).map(([name, o]) => ({ name, ...(o || {}) }));
-    options = [...options, ...hallOptions];
+    options = options.concat(hallOptions.filter((o) => !options.some((x) => x.name === o.name)));
     options = options.map((o) => ({
       name: o.name,
       type: String(o.type || (o.choices ? "choice" : typeof o.default)).toLowerCase(),
