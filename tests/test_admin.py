@@ -212,3 +212,37 @@ def test_migration_0002_resolves_the_options_of_hands_stored_before_it(tmp_path:
         assert upgrade_options(game, h["options"], 1) == played[game].record()["options"]
         assert stored_record(store, game, h) == played[game].record()
     store.close()
+
+
+def test_admin_user_resets_a_password_grants_beans_and_disables(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'users.db'}"
+    store = Store(url, checkpoints=False)
+    with store.engine.begin() as c:
+        made = accounts.register_tx(c, "mei", accounts.hash_password("first password"), "Mei", None, 1000)
+    assert made is not None
+    store.close()
+    r = runner.invoke(app, ["admin", "user", "reset-password", "MEI", "--password", "second password", "--db", url])
+    assert r.exit_code == 0, r.output
+    store = Store(url, checkpoints=False)
+    found = store.read(accounts.account_tx, "mei")
+    assert accounts.verify_password(found["password_hash"], "second password")
+    assert store.player_by_token(made["token"]) is None  # the sessions ended
+    store.close()
+    r = runner.invoke(app, ["admin", "user", "reset-password", "mei", "--db", url])  # a random one, printed
+    new = r.stdout.split("new password: ")[1].strip()
+    store = Store(url, checkpoints=False)
+    assert accounts.verify_password(store.read(accounts.account_tx, "mei")["password_hash"], new)
+    store.close()
+    r = runner.invoke(app, ["admin", "user", "grant", "mei", "250", "--db", url])
+    assert r.exit_code == 0 and "1250 beans" in r.stdout
+    r = runner.invoke(app, ["admin", "user", "grant", "mei", "-5000", "--db", url])
+    assert r.exit_code == 2 and "below 0" in r.output
+    r = runner.invoke(app, ["admin", "user", "disable", "mei", "--db", url])
+    assert r.exit_code == 0 and "disabled" in r.stdout
+    store = Store(url, checkpoints=False)
+    assert store.read(accounts.account_tx, "mei")["disabled"] is True
+    store.close()
+    r = runner.invoke(app, ["admin", "user", "disable", "mei", "--enable", "--db", url])
+    assert r.exit_code == 0 and "enabled" in r.stdout
+    r = runner.invoke(app, ["admin", "user", "grant", "nobody", "5", "--db", url])
+    assert r.exit_code == 2 and "no account" in r.output

@@ -72,6 +72,20 @@ def test_register_log_in_and_out(hall: Hall) -> None:
     assert me(hall, second) is not None  # the other one is not
 
 
+def test_behind_https_the_cookie_is_secure(hall: Hall) -> None:
+    """A proxy on loopback that says the page came over https (X-Forwarded-Proto, which
+    uvicorn trusts from 127.0.0.1): the session cookie is Secure, never sent in clear."""
+    with hall.http() as c:
+        r = c.post(
+            "/api/register",
+            json={"username": "behind_tls", "password": PASSWORD},
+            headers={"X-Forwarded-Proto": "https"},
+        )
+    assert r.status_code == 200, r.text
+    cookie = r.headers["set-cookie"].lower()
+    assert "secure" in cookie and "httponly" in cookie and "samesite=lax" in cookie
+
+
 def test_user_names_are_unique_after_normalization(hall: Hall) -> None:
     register(hall, "Wang_Fang")
     for same in ("wang_fang", "ＷＡＮＧ_ｆａｎｇ"):  # case and full-width forms are the same name

@@ -76,6 +76,15 @@ export function errorText(err) {
   return err && err.code ? reasonText(err.code, err.params, err.message) : String((err && err.message) || err);
 }
 
+// A room's bean multipliers and minimum in the lobby (none for a plain room).
+function beansChip(r) {
+  const b = r.beans;
+  if (!b || (b.bean_multiplier === 1 && b.table_multiplier === 1 && !b.min_beans && !b.own_multiplier)) return null;
+  const min = b.min_beans ? t("room_min_beans", { n: b.min_beans }) : "";
+  const own = b.own_multiplier ? " · " + t("own_multiplier") : "";
+  return h("span", { class: "chip beans-chip", "data-testid": `beans-${r.id}` }, t("room_beans", { room: b.bean_multiplier, table: b.table_multiplier, min }) + own);
+}
+
 // The player's part of the top bar: beans 游戏豆 (an account's) with 救济 when it is due, the
 // profile and the leaderboard, and log out (an account) or register (a guest keeps its hands).
 export function accountBar(ctx, onChange) {
@@ -292,6 +301,7 @@ export function mountLobby(root, ctx) {
             h("span", { class: "chip" }, label(r.game || "baohuang")),
             variant ? h("span", { class: "chip" }, label(variant)) : null,
             h("span", { class: `chip status-${r.status}`, title: r.damaged || "" }, t("status_" + r.status)),
+            beansChip(r),
             r.spectators ? h("span", { class: "muted" }, t("spectators_n", { n: r.spectators })) : null,
           ),
           h("div", { class: "room-seats muted" }, `${t("seats")} ${taken}/${total}` + (names.length ? " · " + names.join(", ") : "")),
