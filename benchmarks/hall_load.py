@@ -46,9 +46,9 @@ bots — the search bot, thinking in the hall's bot worker process (``--bot-work
 default 1; paiju.server.bot_pool) — playing through the whole window. Their player acts
 at random like the others, but their actions are not counted: the figures are the other
 tables', to show whether search-bot tables move them. The workers inherit the server's
-CPU pinning, so a search competes with the hall's own core (the worst case on 2 cores),
-at a lower priority (nice +10, bot_pool.NICE); ``--workers-on-clients`` moves them to
-the clients' CPU as soon as they start.
+CPU pinning, and a pool whose hall is pinned moves them to the other CPUs by itself
+(bot_pool.hall_cpus: here the clients' CPU), where they run under SCHED_IDLE;
+``--workers-on-clients`` also moves them there, from outside.
 """
 
 from __future__ import annotations
@@ -1029,8 +1029,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     if base.strongest:
         notes.append(
             f"{base.strongest} more room(s) of one random player and four 最强 bots playing meanwhile (not measured), "
-            f"{args.bot_workers} bot worker(s) at nice +10 on "
-            + ("the clients' CPU" if args.workers_on_clients else "the server's CPU")
+            f"{args.bot_workers} bot worker(s) under SCHED_IDLE on the CPUs the server is not pinned to"
         )
     results = []
     try:

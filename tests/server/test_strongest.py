@@ -178,6 +178,27 @@ def test_the_pool_answers_a_searched_decision_of_every_game_in_time() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.skipif((os.cpu_count() or 1) < 2 or not hasattr(os, "sched_setaffinity"), reason="needs 2 CPUs")
+def test_a_pinned_hall_keeps_its_workers_off_its_cpus() -> None:
+    """A hall pinned to CPU 0 (taskset): its workers search on the other CPUs only."""
+
+    async def run() -> None:
+        saved = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {0})  # this process plays the pinned hall
+        pool = BotPool(1)
+        pool.start()
+        try:
+            pids = await pool.warm()
+        finally:
+            os.sched_setaffinity(0, saved)
+        try:
+            assert pids and all(os.sched_getaffinity(p) == set(range(os.cpu_count() or 1)) - {0} for p in pids)
+        finally:
+            await pool.close()
+
+    asyncio.run(run())
+
+
 def bot_table(hall: FakeHall) -> Table:
     seats = [{"player": None, "bot": "strongest", "hosted": False, "hosted_times": 0, "left": False}] * 5
     row = {"id": "r1", "name": "t", "game": "baohuang", "options": {}, "turn_timeout": 30, "seats": seats}

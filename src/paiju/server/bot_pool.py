@@ -51,12 +51,13 @@ NICE = 10
 """How much lower the workers' CPU priority is than the hall's where the idle policy below
 is not to be had (not Linux)."""
 IDLE = True
-"""Workers run under Linux's ``SCHED_IDLE`` policy: the scheduler gives them a core only
-when nothing else wants it, so a search never takes CPU from the hall's loop (nice +10
-alone still let two 最强 tables move other tables' p99 by ~11 ms on a busy 2-core
-machine: docs/benchmarks.md). The search is bounded by wall time, so a starved worker
-plays out fewer worlds, and one that cannot answer in :data:`TIMEOUT` is replaced by the
-heuristic's choice."""
+"""Workers run under Linux's ``SCHED_IDLE`` policy: the scheduler gives them a CPU only
+when nothing else wants it. The search is bounded by wall time, so a starved worker plays
+out fewer worlds, and one that cannot answer in :data:`TIMEOUT` is replaced by the
+heuristic's choice. Even so, a search on the hall's own core costs a saturated hall
+(measured: other tables' p99 up by about half, docs/benchmarks.md) — context switches and
+caches, not CPU share — so a hall pinned to some CPUs (``taskset``) keeps its workers on
+the others (:func:`hall_cpus`)."""
 STARTUP = 30.0
 """Seconds more for the first answer of a new executor (a spawned worker imports paiju)."""
 
@@ -80,9 +81,15 @@ class PoolFailed(Exception):
     """The pool gave no answer (timed out, a worker died, the pool is closed)."""
 
 
-def _init() -> None:
-    """Worker initializer: a lower CPU priority, and the engines and bots imported once."""
+def _init(hall_cpus: frozenset[int] = frozenset()) -> None:
+    """Worker initializer: a lower CPU priority, the CPUs the hall is not pinned to (if it
+    is pinned to some), and the engines and bots imported once."""
     import os
+
+    others = set(range(os.cpu_count() or 1)) - hall_cpus
+    if hall_cpus and others and hasattr(os, "sched_setaffinity"):
+        with contextlib.suppress(OSError):  # a CPU outside the process's cpuset: stay where it is
+            os.sched_setaffinity(0, others)
 
     with contextlib.suppress(OSError):
         os.nice(NICE)
@@ -124,6 +131,17 @@ def searches(name: str, view: Mapping[str, Any], legal: Sequence[Any]) -> bool:
     return view.get("phase") == "play" and len(legal) >= 2 and len(view.get("hand") or ()) <= _cards[name]
 
 
+def hall_cpus() -> frozenset[int]:
+    """The CPUs the hall is pinned to, when that is fewer than the machine has (else none):
+    its workers then search on the others, so a search never shares the hall's core."""
+    import os
+
+    if not hasattr(os, "sched_getaffinity"):
+        return frozenset()
+    mine = frozenset(os.sched_getaffinity(0))
+    return mine if len(mine) < (os.cpu_count() or 1) else frozenset()
+
+
 class BotPool:
     """``workers`` processes answering bots' questions (none: every question fails at once)."""
 
@@ -143,7 +161,10 @@ class BotPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init,
+                initargs=(hall_cpus(),),
             )
             self._answered = False
         return self._executor
