@@ -1,4 +1,4 @@
-# paiju — make run | make test | make bench | make lint | make clean
+# paiju — make run | make test | make test-slow | make bench | make lint | make clean
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -9,7 +9,7 @@ LINT_PATHS := $(wildcard src tests benchmarks examples)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PIP_NO_INPUT := 1
 
-.PHONY: run test lint fmt bench clean install
+.PHONY: run test test-slow lint fmt bench clean install
 
 install: $(STAMP)
 
@@ -27,7 +27,11 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
-	$(BIN)/pytest --doctest-modules --ignore=src/paiju/server/migrations src/paiju tests
+	$(BIN)/pytest --doctest-modules --ignore=src/paiju/server/migrations -m "not slow" src/paiju tests
+
+# the long scenarios marked slow (.ci/run runs them after make test)
+test-slow: $(STAMP)
+	$(BIN)/pytest -m slow tests
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)

@@ -235,7 +235,7 @@ def test_admin_user_resets_a_password_grants_beans_and_disables(tmp_path: Path) 
     store.close()
     r = runner.invoke(app, ["admin", "user", "grant", "mei", "250", "--db", url])
     assert r.exit_code == 0 and "1250 beans" in r.stdout
-    r = runner.invoke(app, ["admin", "user", "grant", "mei", "-5000", "--db", url])
+    r = runner.invoke(app, ["admin", "user", "grant", "--db", url, "mei", "--", "-5000"])  # -- before a negative
     assert r.exit_code == 2 and "below 0" in r.output
     r = runner.invoke(app, ["admin", "user", "disable", "mei", "--db", url])
     assert r.exit_code == 0 and "disabled" in r.stdout

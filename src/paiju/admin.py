@@ -163,7 +163,7 @@ def reset_password(
 @user.command("grant")
 def grant(
     username: Annotated[str, typer.Argument(help="the account's user name")],
-    beans: Annotated[int, typer.Argument(help="beans to add (negative: to take away, never below 0)")],
+    beans: Annotated[int, typer.Argument(help="beans to add (negative, after --: to take away, never below 0)")],
     db: Annotated[str | None, DB] = None,
 ) -> None:
     """Add beans 游戏豆 to an account (a ledger row of kind grant)."""

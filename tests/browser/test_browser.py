@@ -264,6 +264,7 @@ def test_whole_hand_with_the_seed_interaction(server: HallServer, page: Page) ->
     no_page_errors(page)
 
 
+@pytest.mark.slow
 def test_reload_mid_hand_keeps_seat_hand_and_turn(server: HallServer, page: Page) -> None:
     bo = Person(page, "Bo")
     bo.login(server.url)
@@ -290,6 +291,7 @@ def test_reload_mid_hand_keeps_seat_hand_and_turn(server: HallServer, page: Page
     no_page_errors(page)
 
 
+@pytest.mark.slow
 def test_server_crash_and_restart_mid_hand(private_server: HallServer, page: Page) -> None:
     cy = Person(page, "Cy")
     cy.login(private_server.url)

@@ -93,6 +93,7 @@ class Thumb(Driver):
         return "play"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", list(GAMES))
 def test_whole_hand_by_taps_on_a_phone(browser: Browser, server: HallServer, game: str) -> None:
     clock = Clock()

@@ -213,6 +213,7 @@ def test_a_client_that_never_reads_is_closed_once_its_unread_answers_pass_the_bu
     assert answered < owed // 2, f"{answered} of {owed} answers were kept for a client that never read"
 
 
+@pytest.mark.slow
 def test_twenty_non_readers_flooding_60_kb_messages_leave_the_hall_memory_bounded(
     start_server: Callable[..., ServerProcess],
 ) -> None:

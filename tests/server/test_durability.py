@@ -381,6 +381,7 @@ def locked(db: Path, seconds: float) -> Iterator[subprocess.Popen[str]]:
         proc.wait(LOCK_SECONDS + 10)
 
 
+@pytest.mark.slow
 def test_a_sqlite_lock_held_by_another_process_refuses_moves_but_never_stalls_the_hall(
     make_server: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:

@@ -1855,7 +1855,16 @@ export function mountTable(root, roomId, ctx) {
       renderHostedBanner();
       return;
     }
-    parts.push(prompt, msgLine, same ? shown : buttons);
+    if (same) {
+      // the buttons stay where they are (moving them detaches them: a click under way on
+      // 托管 while updates come fast would be lost); only the prompt is new
+      if (shownPrompt) shownPrompt.replaceWith(prompt);
+      else controls.insertBefore(prompt, controls.firstChild);
+      if (msgLine.parentNode !== controls) controls.insertBefore(msgLine, shown);
+      renderHostedBanner();
+      return;
+    }
+    parts.push(prompt, msgLine, buttons);
     controls.replaceChildren(...parts);
     renderHostedBanner();
   }
