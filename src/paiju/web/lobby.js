@@ -23,7 +23,7 @@ export function mountLogin(root, ctx, onLogin) {
   const pass = h("input", { type: "password", maxLength: 128, autocomplete: "current-password", placeholder: t("password"), "data-testid": "login-password" });
   const button = h("button", { class: "primary big", type: "submit", "data-testid": "login" }, t("login_button"));
   const prompt_ = h("label", {}, t("login_prompt"));
-  const form = h("form", { class: "login-form" }, prompt_, input, user, pass, button);
+  const form = h("form", { class: "login-form" }, prompt_, user, pass, input, button);
   const tabs = ["guest", "account", "register"].map((m) =>
     h("button", { type: "button", class: "tab small", "data-testid": `login-tab-${m}`, onclick: () => show(m) }, t("login_tab_" + m)),
   );
