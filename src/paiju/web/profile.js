@@ -46,6 +46,28 @@ export function lineChart(points, { testid, width = 480, height = 160 } = {}) {
   return box;
 }
 
+// A page's lifecycle for the router: load now, render and load again on a language switch.
+function lifecycle(render, load, stop) {
+  load();
+  return {
+    destroy: stop,
+    rerender() {
+      render();
+      load();
+    },
+  };
+}
+
+// Previous / "1–20 of 57" / next for a paged answer {offset, limit, total} showing `shown` rows.
+function pagerParts(page, shown, testid, go) {
+  const prev = h("button", { class: "small", disabled: page.offset === 0, "data-testid": `${testid}-prev` }, t("page_prev"));
+  const next = h("button", { class: "small", disabled: page.offset + page.limit >= page.total, "data-testid": `${testid}-next` }, t("page_next"));
+  prev.addEventListener("click", () => go(Math.max(0, page.offset - page.limit)));
+  next.addEventListener("click", () => go(page.offset + page.limit));
+  const where = t("page_of", { from: page.total ? page.offset + 1 : 0, to: page.offset + shown, total: page.total });
+  return [prev, h("span", { class: "muted" }, where), next];
+}
+
 function titleText(title) {
   return title ? (getLang() === "zh" ? title.zh : title.en) : "";
 }
@@ -146,17 +168,10 @@ export function mountProfile(root, id, ctx) {
         ),
       ),
     );
-    const prev = h("button", { class: "small", disabled: hands.offset === 0, "data-testid": "hands-prev" }, t("page_prev"));
-    const next = h("button", { class: "small", disabled: hands.offset + hands.limit >= hands.total, "data-testid": "hands-next" }, t("page_next"));
-    prev.addEventListener("click", () => {
-      offset = Math.max(0, offset - hands.limit);
+    const pager = h("div", { class: "pager" }, ...pagerParts(hands, hands.items.length, "hands", (o) => {
+      offset = o;
       load();
-    });
-    next.addEventListener("click", () => {
-      offset += hands.limit;
-      load();
-    });
-    const pager = h("div", { class: "pager" }, prev, h("span", { class: "muted" }, t("page_of", { from: hands.total ? hands.offset + 1 : 0, to: hands.offset + hands.items.length, total: hands.total })), next);
+    }));
     body.replaceChildren(
       head,
       h("section", { class: "panel" }, h("h2", {}, t("record")), table),
@@ -166,16 +181,7 @@ export function mountProfile(root, id, ctx) {
     );
   }
 
-  load();
-  return {
-    destroy() {
-      destroyed = true;
-    },
-    rerender() {
-      render();
-      load();
-    },
-  };
+  return lifecycle(render, load, () => (destroyed = true));
 }
 
 // 修改密码: the old password, the new one twice; every other session of the account ends.
@@ -264,27 +270,11 @@ export function mountLeaderboard(root, ctx) {
         ),
       );
     }
-    const prev = h("button", { class: "small", disabled: d.offset === 0 }, t("page_prev"));
-    const next = h("button", { class: "small", disabled: d.offset + d.limit >= d.total }, t("page_next"));
-    prev.addEventListener("click", () => {
-      offset = Math.max(0, offset - d.limit);
+    pager.replaceChildren(...pagerParts(d, d.rows.length, "board", (o) => {
+      offset = o;
       load();
-    });
-    next.addEventListener("click", () => {
-      offset += d.limit;
-      load();
-    });
-    pager.replaceChildren(prev, h("span", { class: "muted" }, t("page_of", { from: d.total ? d.offset + 1 : 0, to: d.offset + d.rows.length, total: d.total })), next);
+    }));
   }
 
-  load();
-  return {
-    destroy() {
-      destroyed = true;
-    },
-    rerender() {
-      render();
-      load();
-    },
-  };
+  return lifecycle(render, load, () => (destroyed = true));
 }
