@@ -43,7 +43,9 @@ def test_register_play_and_see_the_profile(server: HallServer, new_page: Callabl
         points = driver.check_scores()[0]
         if points:
             break
-        page.get_by_test_id("next-hand").click()
+        page.get_by_test_id("next-hand").click()  # 准备: the bots are ready, the next hand starts
+        expect(driver.table).to_have_attribute("data-status", "playing")
+        expect(page.get_by_test_id("scores")).to_have_count(0)  # the last hand's score screen is gone
     assert points, "three drawn hands in a row"
     page.goto(server.url + "#/")
     page.get_by_test_id("my-profile").click()
