@@ -177,6 +177,12 @@ export function mountTable(root, roomId, ctx) {
     "aria-live": "polite",
   });
   const hostedLine = h("div", { class: "hosted-banner hidden", "data-testid": "hosted-banner", role: "alert" });
+  // the 托管 switch is one element for the whole table, updated in place: while 托管 plays
+  // the updates come many times a second, and a button made anew each time cannot be clicked
+  const hostedBtn = h("button", {
+    "data-testid": "hosted",
+    onclick: () => toggleHosted(hostedBtn.getAttribute("aria-pressed") !== "true"),
+  });
   handArea.appendChild(handEl);
   dock.append(hostedLine, controls, handArea);
   // the side panel (牌谱, 记牌器, 上一轮, 快捷语): over the felt on a desktop, a drawer on a phone
@@ -1829,21 +1835,17 @@ export function mountTable(root, roomId, ctx) {
     }
     if (playing()) {
       const hosted = !!info.hosted;
-      buttons.append(
-        h(
-          "button",
-          {
-            class: "toggle" + (hosted ? " on" : ""),
-            "data-testid": "hosted",
-            "aria-pressed": hosted ? "true" : "false",
-            disabled: hosted && info.locked,
-            title: hosted && info.locked ? t("hosted_locked_note") : t("hosted_rule_short"),
-            onclick: () => toggleHosted(!hosted),
-          },
-          hosted ? t("cancel_hosted") : t("hosted"),
-          hosted ? h("span", { class: "hosted-count", "data-testid": "hosted-count" }, " " + hostedCount(info)) : null,
-        ),
-      );
+      hostedBtn.className = "toggle" + (hosted ? " on" : "");
+      hostedBtn.setAttribute("aria-pressed", hosted ? "true" : "false");
+      hostedBtn.disabled = hosted && !!info.locked;
+      hostedBtn.title = hosted && info.locked ? t("hosted_locked_note") : t("hosted_rule_short");
+      const label_ = hosted ? t("cancel_hosted") : t("hosted");
+      const count = hosted ? " " + hostedCount(info) : null;
+      const shownCount = hostedBtn.querySelector(".hosted-count");
+      if (hostedBtn.firstChild?.nodeValue !== label_ || (shownCount ? shownCount.textContent : null) !== count) {
+        hostedBtn.replaceChildren(label_, count === null ? "" : h("span", { class: "hosted-count", "data-testid": "hosted-count" }, count));
+      }
+      buttons.append(hostedBtn.cloneNode(true)); // its stand-in while the rows are compared below
     }
     buttons.append(h("button", { class: "danger", "data-testid": "leave", onclick: () => leave() }, t("leave")));
     // the same buttons as shown (the fast deal updates many times a second): keep the
@@ -1864,6 +1866,8 @@ export function mountTable(root, roomId, ctx) {
       renderHostedBanner();
       return;
     }
+    const standIn = buttons.querySelector('[data-testid="hosted"]');
+    if (standIn) standIn.replaceWith(hostedBtn);
     parts.push(prompt, msgLine, buttons);
     controls.replaceChildren(...parts);
     renderHostedBanner();
