@@ -240,6 +240,7 @@ def no_page_errors(page: Page) -> None:
 # ------------------------------------------------------------------ the tests
 
 
+@pytest.mark.slow
 def test_whole_hand_with_the_seed_interaction(server: HallServer, page: Page) -> None:
     ann = Person(page, "Ann")
     ann.login(server.url)

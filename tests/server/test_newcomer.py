@@ -358,7 +358,7 @@ def test_a_queued_declaration_is_made_and_the_declarer_gets_a_whole_kitty_hint(s
         no_update_since(c)
 
 
-@pytest.mark.parametrize(("decks", "limit"), [(2, 10.0), (3, 15.0)])
+@pytest.mark.parametrize(("decks", "limit"), [(2, 10.0), pytest.param(3, 15.0, marks=pytest.mark.slow)])
 def test_the_shengji_deal_is_fast_and_a_silent_person_is_not_hosted(
     make_server: Callable[..., ServerProcess], tmp_path: Path, decks: int, limit: float
 ) -> None:
