@@ -30,7 +30,8 @@ from sqlalchemy.engine import Connection
 from paiju.errors import IllegalAction
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the codes raised here
 from paiju.server import store as db
-from paiju.server.store import ledger, players
+from paiju.server.settlement import add_beans_tx
+from paiju.server.store import players
 
 USERNAME_CHARS = re.compile(r"[\w-]{2,20}")  # \w: letters and digits of every script, and _
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
@@ -139,7 +140,7 @@ def register_tx(
         pid = guest
         c.execute(update(players).where(players.c.id == pid).values(**values))
     token = db.new_session_tx(c, pid)
-    c.execute(insert(ledger).values(player_id=pid, amount=start_beans, kind="start", created_at=db.now()))
+    add_beans_tx(c, pid, start_beans, "start")
     return {"id": pid, "name": name, "username": username, "token": token}
 
 

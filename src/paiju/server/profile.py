@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Integer, case, func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.engine import Connection
 
 from paiju.registry import GAMES
-from paiju.server.store import hands, ledger, players, ratings, results
+from paiju.server.store import balance_tx, hands, ledger, players, ratings, results
 from paiju.titles import title
 
 BOARDS = ("rating", "beans", "points")
@@ -155,7 +155,7 @@ def leaderboard_tx(c: Connection, game: str, by: str, offset: int = 0, limit: in
     order = {"rating": ordinal, "beans": per_player.c.beans, "points": per_player.c.points}[by]
     total = int(c.execute(select(func.count()).select_from(q.subquery())).scalar_one())
     rows = c.execute(
-        q.order_by(order.desc().nulls_last(), players.c.id.cast(Integer)).offset(offset).limit(limit)
+        q.order_by(order.desc().nulls_last(), players.c.id).offset(offset).limit(limit)
     ).all()
     return {
         "game": game,
@@ -183,11 +183,7 @@ def leaderboard_tx(c: Connection, game: str, by: str, offset: int = 0, limit: in
 def standing_tx(c: Connection, pid: int, game: str) -> dict[str, Any]:
     """What a table shows beside a seated person: beans (None: a guest) and the title in ``game``."""
     username = c.execute(select(players.c.username).where(players.c.id == pid)).scalar_one_or_none()
-    beans = None
-    if username is not None:
-        beans = int(
-            c.execute(select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.player_id == pid)).scalar_one()
-        )
+    beans = None if username is None else balance_tx(c, pid)
     points = c.execute(
         select(func.coalesce(func.sum(results.c.score), 0)).where(
             results.c.player_id == pid, results.c.game == game, results.c.scored.is_(True)

@@ -33,7 +33,9 @@ from sqlalchemy.engine import Connection
 
 from paiju.beans import leave_penalty, settle, split_penalty
 from paiju.errors import IllegalAction
-from paiju.server.store import ledger, players, ratings, results
+from paiju.server import store as db
+from paiju.server.profile import standing_tx
+from paiju.server.store import balance_tx, ledger, players, ratings, results
 
 MODEL = PlackettLuce()
 
@@ -72,11 +74,6 @@ def sides(game_name: str, role_of: list[str]) -> list[int]:
 
 
 # ---------------------------------------------------------------------- balances
-def balance_tx(c: Connection, pid: int) -> int:
-    q = select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.player_id == pid)
-    return int(c.execute(q).scalar_one())
-
-
 def balances_tx(c: Connection, pids: list[int]) -> dict[int, int]:
     if not pids:
         return {}
@@ -87,7 +84,7 @@ def balances_tx(c: Connection, pids: list[int]) -> dict[int, int]:
 
 def add_beans_tx(c: Connection, pid: int | None, amount: int, kind: str, hand_id: int | None = None) -> None:
     """A ledger row (``pid`` None: the house's part of a hand or a penalty)."""
-    c.execute(insert(ledger).values(player_id=pid, amount=amount, kind=kind, hand_id=hand_id, created_at=_now()))
+    c.execute(insert(ledger).values(player_id=pid, amount=amount, kind=kind, hand_id=hand_id, created_at=db.now()))
 
 
 def accounts_tx(c: Connection, pids: list[int]) -> set[int]:
@@ -116,10 +113,6 @@ def relief_claimed_today(c: Connection, pid: int) -> bool:
     today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     q = select(func.count()).where(ledger.c.player_id == pid, ledger.c.kind == "relief", ledger.c.created_at >= today)
     return bool(c.execute(q).scalar_one())
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 # ---------------------------------------------------------------------- the hand's end
@@ -188,7 +181,7 @@ def finish_tx(
     rating_of: list[float | None] = [None] * n
     if scored and pids:
         rating_of = _rate_tx(c, game_name, seat_players, sides(game_name, role_of), scores)
-    now = _now()
+    now = db.now()
     rows = [
         {
             "hand_id": hand_id,
@@ -207,13 +200,11 @@ def finish_tx(
     ]
     if rows:
         c.execute(insert(results), rows)
-    from paiju.server.profile import standing_tx  # the titles after this hand
-
     return {
         "beans": beans,
         "ratings": rating_of,
         "balances": balances_tx(c, sorted(is_account)),
-        "titles": {p: standing_tx(c, p, game_name)["title"] for p in pids},
+        "titles": {p: standing_tx(c, p, game_name)["title"] for p in pids},  # after this hand
     }
 
 
@@ -234,7 +225,7 @@ def _rate_tx(
     ranks = [1.0 if points[0] >= points[1] else 2.0, 1.0 if points[1] >= points[0] else 2.0]
     new = MODEL.rate(teams, ranks=ranks)
     out: list[float | None] = [None] * len(seat_players)
-    now = _now()
+    now = db.now()
     for side in (0, 1):
         for seat, rating in zip(members[side], new[side]):
             p = seat_players[seat]

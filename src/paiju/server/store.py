@@ -177,9 +177,6 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-_now = now
-
-
 def default_url() -> str:
     """SQLite file ``paiju.db`` in the current directory."""
     return f"sqlite:///{Path('paiju.db').resolve()}"
@@ -259,7 +256,7 @@ def session_id(token: str) -> str:
 def new_session_tx(c: Connection, pid: int) -> str:
     """A new session for player ``pid``: its token (for the cookie; only its hash is stored)."""
     token = secrets.token_urlsafe(32)
-    c.execute(insert(sessions).values(id=session_id(token), player_id=pid, created_at=_now()))
+    c.execute(insert(sessions).values(id=session_id(token), player_id=pid, created_at=now()))
     return token
 
 
@@ -268,12 +265,12 @@ def revoke_sessions_tx(c: Connection, pid: int, keep: str | None = None) -> None
     q = update(sessions).where(sessions.c.player_id == pid, sessions.c.revoked_at.is_(None))
     if keep is not None:
         q = q.where(sessions.c.id != session_id(keep))
-    c.execute(q.values(revoked_at=_now()))
+    c.execute(q.values(revoked_at=now()))
 
 
 def create_player_tx(c: Connection, name: str) -> dict[str, Any]:
     """A guest player and its first session."""
-    pid = c.execute(insert(players).values(name=name, created_at=_now())).inserted_primary_key
+    pid = c.execute(insert(players).values(name=name, created_at=now())).inserted_primary_key
     assert pid is not None
     return {"id": pid[0], "name": name, "token": new_session_tx(c, pid[0])}
 
@@ -308,7 +305,7 @@ def start_hand_tx(
             seed=seed,
             options=options,
             record_version=record_version,
-            started_at=_now(),
+            started_at=now(),
         )
     ).inserted_primary_key
     c.execute(update(rooms).where(rooms.c.id == rid).values(status="playing", seats=seats))
@@ -318,13 +315,13 @@ def start_hand_tx(
 
 def action_row(hand_id: int, seq: int, seat: int, text: str, hosted: bool) -> dict[str, Any]:
     """One action as the ``actions`` table stores it (``seq`` counts from 1 in each hand)."""
-    return {"hand_id": hand_id, "seq": seq, "seat": seat, "text": text, "hosted": hosted, "created_at": _now()}
+    return {"hand_id": hand_id, "seq": seq, "seat": seat, "text": text, "hosted": hosted, "created_at": now()}
 
 
 def finish_hand_tx(
     c: Connection, hand_id: int, scores: list[int], scored: bool, rid: str, seats: list[dict[str, Any]], status: str
 ) -> None:
-    c.execute(update(hands).where(hands.c.id == hand_id).values(finished_at=_now(), scores=scores, scored=scored))
+    c.execute(update(hands).where(hands.c.id == hand_id).values(finished_at=now(), scores=scores, scored=scored))
     c.execute(update(rooms).where(rooms.c.id == rid).values(seats=seats, status=status))
 
 
@@ -338,10 +335,16 @@ def add_penalty_tx(
         "player_id": player_id,
         "points": points,
         "reason": reason,
-        "created_at": _now(),
+        "created_at": now(),
     }
     c.execute(insert(penalties).values(**row))
     return row
+
+
+def balance_tx(c: Connection, pid: int) -> int:
+    """An account's beans: the sum of its ledger rows."""
+    q = select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.player_id == pid)
+    return int(c.execute(q).scalar_one())
 
 
 def last_seq(c: Connection, hand_id: int) -> int:
@@ -410,7 +413,7 @@ class Store:
         from paiju.server import settlement
 
         with self.engine.connect() as c:
-            beans = settlement.balance_tx(c, pid)
+            beans = balance_tx(c, pid)
             due = beans < settings.relief_below and not settlement.relief_claimed_today(c, pid)
         return {"beans": beans, "relief_due": due}
 
@@ -510,5 +513,5 @@ def room_row(
         "status": "waiting",
         "damaged": None,
         "created_by": created_by,
-        "created_at": _now(),
+        "created_at": now(),
     }
