@@ -41,6 +41,7 @@ reasons(
     bad_deal="the deal given is not possible",
     bad_argument="a value given is not allowed",
     match_over="the match is over",
+    hand_not_over="this hand is still being played: only finished hands are replayed or analysed",
 )
 
 

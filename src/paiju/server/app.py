@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gzip
 import json
 import logging
 import re
@@ -16,6 +17,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import update
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
@@ -28,7 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES
-from paiju.server import accounts, collector, profile, settlement
+from paiju.server import accounts, collector, profile, replays, settlement
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server import store as db
 from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
@@ -67,6 +69,16 @@ def _token(req: Request | WebSocket) -> str | None:
     return req.cookies.get(COOKIE) or req.headers.get("x-paiju-token") or req.query_params.get("token")
 
 
+def _encoded_frames(record: Any, seat: int, seats: list[dict[str, Any]] | None) -> bytes:
+    """The replay frames of ``record`` from ``seat``, as gzipped JSON (raises IllegalAction)."""
+    try:
+        return gzip.compress(orjson.dumps(replays.frames(record, seat, seats=seats)), 5)
+    except IllegalAction:
+        raise
+    except (KeyError, TypeError, ValueError) as e:  # a record whose setup the engine cannot take
+        raise IllegalAction(f"not a paiju game record: {e}", code="bad_record") from None
+
+
 def _error(text: str, status: int = 400, e: IllegalAction | None = None) -> JSONResponse:
     """An error answer; a refusal ``e`` adds its reason ``code`` and ``params``."""
     body: dict[str, Any] = {"error": text}
@@ -84,9 +96,11 @@ def _address(req: Request | WebSocket) -> str:
     return req.client.host if req.client else "unknown"
 
 
-async def _json_body(req: Request, limit: int) -> dict[str, Any]:
+async def _json_body(req: Request, limit: int, checked: bool = True) -> dict[str, Any]:
     """The request's JSON object, read as it streams in: over ``limit`` bytes is a 413 at
-    once, a body that takes longer than BODY_TIMEOUT a 408, anything but JSON a 415."""
+    once, a body that takes longer than BODY_TIMEOUT a 408, anything but JSON a 415.
+    ``checked``: within the hall's limits on values (a game record, longer, is checked by
+    its replay instead)."""
     kind = req.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise HttpError(415, "send the body as application/json")
@@ -112,7 +126,8 @@ async def _json_body(req: Request, limit: int) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise HttpError(400, "the body must be a JSON object")
     try:
-        check_value(body, "the body", depth=-1)
+        if checked:
+            check_value(body, "the body", depth=-1)
     except IllegalAction as e:
         raise HttpError(400, str(e)) from None
     return body
@@ -422,17 +437,17 @@ def create_app(
             return _error("no such room", 404)
         return JSONResponse(table.room_info())
 
-    async def api_hand(req: Request) -> Response:
-        rid, n = req.path_params["room"], req.path_params["number"]
+    async def hand_record(rid: str, n: int) -> bytes:
+        """The stored record of room ``rid``'s finished hand ``n``, encoded (HttpError if none)."""
         table = hall().tables.get(rid)  # open rooms, and archived ones (read from the store)
         if table is not None:
             game_name = table.game_name
             if not 1 <= n <= len(table.hands):
-                return _error("no finished hand with that number", 404)
+                raise HttpError(404, "no finished hand with that number")
         else:
             room = await asyncio.to_thread(hall().store.room, rid) if len(rid) <= 64 else None
             if room is None or room["status"] != "archived":
-                return _error("no such room", 404)
+                raise HttpError(404, "no such room")
             game_name = room["game"]
         data = hall().record_bytes((rid, n))
         if data is None:
@@ -446,11 +461,52 @@ def create_app(
             try:
                 rec = await asyncio.to_thread(record)
             except DamagedHand as e:
-                return _error(f"this hand's record is damaged: {e}", 409)
+                raise HttpError(409, f"this hand's record is damaged: {e}") from None
             if rec is None:
-                return _error("no finished hand with that number", 404)
+                raise HttpError(404, "no finished hand with that number")
             data = hall().keep_record((rid, n), rec)
+        return data
+
+    async def api_hand(req: Request) -> Response:
+        data = await hand_record(req.path_params["room"], req.path_params["number"])
         return Response(data, media_type="application/json")
+
+    def _seat_param(req: Request) -> int:
+        try:
+            return int(req.query_params.get("seat", "0"))
+        except ValueError:
+            raise HttpError(400, "seat is a whole number") from None
+
+    def _frames_answer(req: Request, data: bytes) -> Response:
+        """Frames are large and repetitive: sent gzipped to a client that takes it (~30×)."""
+        if "gzip" in req.headers.get("accept-encoding", ""):
+            return Response(data, media_type="application/json", headers={"content-encoding": "gzip"})
+        return Response(gzip.decompress(data), media_type="application/json")
+
+    async def api_hand_replay(req: Request) -> Response:
+        """A finished hand's replay frames 牌谱回放 from ``?seat=`` (every hand face up)."""
+        rid, n, seat = req.path_params["room"], req.path_params["number"], _seat_param(req)
+        key = (rid, n, seat)
+        data = hall().frames_bytes(key)
+        if data is None:
+            record = orjson.loads(await hand_record(rid, n))
+            names = await asyncio.to_thread(hall().store.hand_seats, rid, n)
+            try:
+                data = await asyncio.to_thread(_encoded_frames, record, seat, names)
+            except IllegalAction as e:
+                return _error(str(e), e=e)
+            hall().keep_frames(key, data)
+        return _frames_answer(req, data)
+
+    async def api_replay(req: Request) -> Response:
+        """The frames of a record sent by the page (a record file dropped on it)."""
+        same_origin(req)
+        body = await _json_body(req, limits.body_bytes, checked=False)
+        try:
+            data = await asyncio.to_thread(_encoded_frames, body, _seat_param(req), None)
+        except IllegalAction as e:
+            return _error(str(e), e=e)
+        return _frames_answer(req, data)
 
     async def refuse(ws: WebSocket, text: str, code: int, reason: str) -> None:
         await ws.accept()
@@ -578,6 +634,8 @@ def create_app(
         Route("/api/quick_start", api_quick_start, methods=["POST"]),
         Route("/api/rooms/{room}", api_room),
         Route("/api/rooms/{room}/hands/{number:int}", api_hand),
+        Route("/api/rooms/{room}/hands/{number:int}/replay", api_hand_replay),
+        Route("/api/replay", api_replay, methods=["POST"]),
         WebSocketRoute("/ws/{room}", ws_table),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]

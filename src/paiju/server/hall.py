@@ -40,6 +40,7 @@ from paiju.server.writer import StoreUnavailable, Write, Writer
 DEFAULT_TURN_TIMEOUT = 30.0
 RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable database
 RECORDS_CACHED = 256  # finished hands' records kept encoded
+FRAMES_CACHED = 32  # finished hands' replay frames kept gzipped (a few to tens of KB each)
 SWEEP_EVERY = 30.0  # seconds between looks for idle rooms
 CLOSED = ("closed", "archived")  # stored statuses of rooms no longer loaded (archived: its hands are read)
 log = logging.getLogger("paiju.hall")
@@ -74,6 +75,7 @@ class Hall:
         self._sweeper: asyncio.Task[None] | None = None
         self._lobby: tuple[float, list[dict[str, Any]]] = (-1e9, [])
         self._records: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._frames: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
 
     @property
     def leave_grace(self) -> float:
@@ -184,6 +186,17 @@ class Hall:
         while len(self._records) > RECORDS_CACHED:
             self._records.popitem(last=False)
         return data
+
+    def frames_bytes(self, key: tuple[str, int, int]) -> bytes | None:
+        data = self._frames.get(key)
+        if data is not None:
+            self._frames.move_to_end(key)
+        return data
+
+    def keep_frames(self, key: tuple[str, int, int], data: bytes) -> None:
+        self._frames[key] = data
+        while len(self._frames) > FRAMES_CACHED:
+            self._frames.popitem(last=False)
 
     # ------------------------------------------------------------------ rooms
     def open_rooms_of(self, pid: int) -> int:

@@ -37,6 +37,9 @@ _hall_reasons(
     not_account="log in to an account first",
     too_few_beans="this room needs {min} beans to sit; you have {beans}",
     no_relief="relief is given once a day to a balance under {below}",
+    # replays and analysis (replays.py, analysis_jobs.py)
+    analysis_busy="the hall is analysing {jobs} hands already: try again in a minute",
+    analysis_yours="your analysis of another hand is still running: wait for it to finish",
     bad_own_multiplier="your own multiplier is 1 to 4, set between hands in a room that allows it",
     # seats
     not_seated="you are not seated at this table (spectators cannot act)",

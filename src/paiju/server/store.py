@@ -47,6 +47,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 
 from paiju.game import RECORD_VERSION
+from paiju.registry import GAMES, game_class
 
 metadata = MetaData()
 
@@ -477,6 +478,22 @@ class Store:
         with self.engine.connect() as c:
             q = select(actions).where(actions.c.hand_id == hand_id).order_by(actions.c.seq)
             return [dict(r) for r in c.execute(q).mappings()]
+
+    def hand_seats(self, rid: str, number: int) -> list[dict[str, Any]]:
+        """Who sat where in a finished hand, as the room's seats are told (``player`` with
+        its id and name; a seat with no person's result was a computer player's)."""
+        with self.engine.connect() as c:
+            q = (
+                select(results.c.seat, players.c.id, players.c.name)
+                .join(hands, hands.c.id == results.c.hand_id)
+                .join(players, players.c.id == results.c.player_id)
+                .where(hands.c.room_id == rid, hands.c.number == number)
+            )
+            people = {r.seat: {"id": r.id, "name": r.name} for r in c.execute(q)}
+            q2 = select(rooms.c.game).where(rooms.c.id == rid)
+            game = c.execute(q2).scalar_one_or_none()
+        n = game_class(game).num_players if game in GAMES else max(people, default=-1) + 1
+        return [{"seat": s, "player": people.get(s), "bot": None if s in people else "bot"} for s in range(n)]
 
     def count_actions(self) -> int:
         with self.engine.connect() as c:
