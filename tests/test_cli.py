@@ -466,3 +466,33 @@ def test_option_lists() -> None:
         "team_levels": [5, 3],
         "levels": [2, 5, "T", "J", "Q", "K", "A"],
     }
+
+
+def test_analyze_marks_the_thrown_away_win(tmp_path: Path) -> None:
+    """`paiju analyze` on the constructed ending of tests/test_analysis.py: seat 1 broke its
+    last pair instead of going out."""
+    ending = Path(__file__).parent / "data" / "ending_broken_pair.json"
+    out = tmp_path / "analysis.json"
+    args = ["analyze", str(ending), "--seat", "1", "--budget", "60", "--worlds", "10", "--double-dummy"]
+    r = runner.invoke(app, [*args, "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    row = next(ln for ln in r.output.splitlines() if ln.startswith("70 "))  # action 70 (step 69)
+    assert "88" in row and "失误" in row
+    assert re.search(r"\d+ decisions analysed .*: 1 失误 mistakes", r.output.replace("\n", " "))
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    assert [d["step"] for d in saved["decisions"] if d["mark"] == "mistake"] == [69]
+    assert saved["double_dummy"] and saved["seat"] == 1
+
+
+def test_analyze_errors(tmp_path: Path) -> None:
+    ending = Path(__file__).parent / "data" / "ending_broken_pair.json"
+    r = runner.invoke(app, ["analyze", str(ending), "--seat", "7"])
+    assert r.exit_code != 0 and "seats 0 to 3" in r.output
+    rec = json.loads(ending.read_text(encoding="utf-8"))
+    rec["actions"] = rec["actions"][:20]
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(rec), encoding="utf-8")
+    r = runner.invoke(app, ["analyze", str(cut), "--seat", "0"])
+    assert r.exit_code != 0 and "still being played" in r.output
+    r = runner.invoke(app, ["analyze", str(ending), "--seat", "0", "--budget", "0"])
+    assert r.exit_code != 0 and "--budget" in r.output

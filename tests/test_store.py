@@ -41,7 +41,7 @@ def test_migrations_are_idempotent_and_tables_exist(db_url: str) -> None:
     store = Store(db_url)  # a second start runs no migration again and fails nothing
     with store.engine.connect() as c:
         version = c.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
-    assert version == "0003"
+    assert version == "0004"
     assert store.all_rooms() == []
     store.close()
 
@@ -180,3 +180,38 @@ def test_leaving_a_shuangkou_hand_costs_three_and_makes_the_next_lead_random(tmp
         assert table.game.options["first_lead"] is None  # after a hand someone left: drawn at random
         # …where a normal end would have handed the lead to the first finisher (unless 双扣)
         assert first.result == "double" or first.next_hand_options()["first_lead"] == first.finished[0]
+
+
+def test_an_analysis_is_kept_per_hand_and_seat_and_replaced(db_url: str) -> None:
+    from paiju.server.store import save_analysis_tx
+
+    store = Store(db_url)
+    ann = store.create_player("ann")
+    room = store.create_room("r", "shuangkou", {}, 30.0, 4, ann["id"])
+    store.start_hand(room["id"], 1, 7, {}, room["seats"])
+    assert store.analysis(room["id"], 1, 0) is None
+    with store.engine.begin() as c:
+        save_analysis_tx(c, room["id"], 1, 0, 1, {"decisions": [1]})
+        save_analysis_tx(c, room["id"], 1, 2, 1, {"decisions": [2]})
+        save_analysis_tx(c, room["id"], 9, 0, 1, {"decisions": [9]})  # no such hand: nothing kept
+    assert store.analysis(room["id"], 1, 0) == {"version": 1, "result": {"decisions": [1]}}
+    with store.engine.begin() as c:
+        save_analysis_tx(c, room["id"], 1, 0, 2, {"decisions": [3]})
+    assert store.analysis(room["id"], 1, 0) == {"version": 2, "result": {"decisions": [3]}}
+    assert store.analysis(room["id"], 1, 2) == {"version": 1, "result": {"decisions": [2]}}
+    assert store.analysis(room["id"], 9, 0) is None
+    store.close()
+
+
+def test_the_migrations_make_the_tables_the_code_declares(db_url: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from paiju.server.store import metadata
+
+    store = Store(db_url)
+    with store.engine.connect() as c:
+        diff = compare_metadata(MigrationContext.configure(c), metadata)
+    # tables and columns as declared (index and constraint naming differences aside)
+    assert [d for d in diff if d[0] in ("add_table", "remove_table", "add_column", "remove_column")] == []
+    store.close()

@@ -676,13 +676,8 @@ def _print_tournament(console: Console, result: Any) -> None:
 
 
 # ---------------------------------------------------------------------------- replay
-@app.command()
-def replay(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. from `paiju play --save`.")],
-    hands: Annotated[bool, typer.Option("--hands", help="Show every seat's cards at the start.")] = False,
-) -> None:
-    """Show a recorded game move by move, then the scores."""
-    console = _console()
+def _read_record(file: Path) -> dict[str, Any]:
+    """The game record in ``file``, checked by replaying it whole (a bad one fails with its reason)."""
     try:
         record = json.loads(file.read_text(encoding="utf-8"))
     except OSError as e:
@@ -692,10 +687,21 @@ def replay(
     if not isinstance(record, dict) or not isinstance(record.get("actions"), list):
         _fail(f"{file} is not a paiju game record (no list of actions)")
     try:
-        paiju.replay(record)  # check the whole record first: a bad one fails with its reason
-        g = paiju.replay({**record, "actions": []})
+        paiju.replay(record)
     except IllegalAction as e:
         _fail(str(e), code=1)
+    return record
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. from `paiju play --save`.")],
+    hands: Annotated[bool, typer.Option("--hands", help="Show every seat's cards at the start.")] = False,
+) -> None:
+    """Show a recorded game move by move, then the scores."""
+    console = _console()
+    record = _read_record(file)
+    g = paiju.replay({**record, "actions": []})
     pres = presenter(g.name)
     labels = [f"Seat {s}" for s in range(g.num_players)]
     actions = record["actions"]
@@ -749,6 +755,100 @@ def replay(
         console.print("[yellow]The record ends before the hand is over.[/yellow]")
 
 
+# ---------------------------------------------------------------------------- analyze
+MARKS = {"mistake": "[bold red]失误 mistake[/bold red]", "dubious": "[yellow]疑问手 dubious[/yellow]", None: ""}
+
+
+@app.command()
+def analyze(
+    file: Annotated[Path, typer.Argument(help="A finished hand's record (JSON): `paiju play --save`, the hall's.")],
+    seat: Annotated[int, typer.Option("--seat", help="The seat whose decisions are judged.")],
+    budget: Annotated[float, typer.Option("--budget", help="Seconds of search per decision.")] = 1.0,
+    worlds: Annotated[int, typer.Option("--worlds", help="At most this many worlds per decision.")] = 400,
+    double_dummy: Annotated[
+        bool, typer.Option("--double-dummy", help="Also play each candidate out in the real deal (all cards known).")
+    ] = False,
+    workers: Annotated[int, typer.Option("--workers", help="Processes judging decisions in parallel.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled worlds (a run repeats).")] = 0,
+    all_rows: Annotated[bool, typer.Option("--all", help="List every decision, not only the marked ones.")] = False,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the whole analysis to this file.")] = None,
+) -> None:
+    """复盘: judge every decision a seat made in a finished hand with the search bot.
+
+    Each decision of the card play gets the expected final score of the action taken and
+    of the best alternative found, estimated from that seat's information at that moment
+    (worlds sampled from its view), with standard errors; decisions that lose enough,
+    surely enough, are marked 疑问手 (dubious) or 失误 (mistake). docs/ai.md explains it.
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    from paiju.analysis import analyze as judge
+
+    record = _read_record(file)
+    if budget <= 0 or worlds < 1 or workers < 1:
+        _fail("--budget must be above 0, --worlds and --workers at least 1")
+    console = _console()
+    columns: list[Any] = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    columns.append(TimeRemainingColumn())
+    try:
+        with Progress(*columns, console=_console(stderr=True), transient=True) as bar:
+            task = bar.add_task(f"seat {seat}'s decisions", total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            kw: dict[str, Any] = {"seconds": budget, "worlds": worlds, "double_dummy": double_dummy, "seed": seed}
+            if workers > 1:
+                with ProcessPoolExecutor(workers) as pool:
+                    result = judge(record, seat, progress=progress, executor=pool, **kw)
+            else:
+                result = judge(record, seat, progress=progress, **kw)
+    except IllegalAction as e:
+        _fail(str(e), code=1)
+    _show_analysis(console, result, all_rows)
+    if json_out is not None:
+        json_out.write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+        console.print(f"analysis written to {json_out}")
+
+
+def _show_analysis(console: Console, result: Mapping[str, Any], all_rows: bool) -> None:
+    def est(e: Mapping[str, Any]) -> str:
+        return f"{e['mean']:+.2f}±{e['se']:.2f}"
+
+    dd = result["double_dummy"]
+    headers = ["#", "played", "legal", "expected", "better play", "expected", "loss", "worlds", "mark"]
+    if dd:
+        headers += ["dd loss"]
+    rows = []
+    for d in result["decisions"]:
+        if not all_rows and d["mark"] is None and not (d["dd"] and d["dd"]["mark"]):
+            continue
+        better = d["best"]["action"] if d["best"]["action"] != d["action"] else "—"
+        row = [str(d["step"] + 1), escape(d["action"]), str(d["legal"]), est(d["taken"]), escape(better)]
+        row += [est(d["best"]) if better != "—" else "", f"{d['loss']:.2f}±{d['loss_se']:.2f}", str(d["worlds"])]
+        row += [MARKS[d["mark"]]]
+        if dd:
+            x = d["dd"]
+            row += [f"{x['loss']:.2f} ({escape(x['best']['action'])})" if x["loss"] > 0 else "0"]
+        rows.append(row)
+    title = f"Seat {result['seat']}: {result['budget']:g} s per decision, scores in {result['game']}'s points"
+    if rows:
+        console.print(_table(title, headers, rows, left=2))
+    s = result["summary"]
+    skipped = len(result["not_analysed"])
+    console.print(
+        f"{s['decisions']} decisions analysed ({skipped} not: before the play or forced): "
+        f"{s['mistakes']} 失误 mistakes, {s['dubious']} 疑问手 dubious; estimated loss {s['loss']:.2f} points in all"
+    )
+    t = result["thresholds"]
+    console.print(
+        f"[dim]marked when the loss is ≥ {t['mistake']:g} (失误) or ≥ {t['dubious']:g} (疑问手) points and ≥ "
+        f"{t['sure']:g} standard errors, from ≥ {t['min_worlds']} worlds"
+        + ("; double-dummy: the real deal played out once by the heuristic" if dd else "")
+        + "[/dim]"
+    )
+
+
 LIMIT_HELP = "a limit of what one visitor may use, NAME=VALUE (repeatable; docs/protocol.md): " + ", ".join(
     f"{name}={getattr(Limits(), name)}" for name in Limits.names()
 )
@@ -773,6 +873,8 @@ def serve(
     start_beans: int = typer.Option(1000, help="every account's first beans 游戏豆"),
     relief_below: int = typer.Option(200, help="an account under this many beans may claim relief 救济 once a day"),
     relief: int = typer.Option(500, help="the beans of one relief 救济"),
+    analysis_budget: float = typer.Option(1.0, help="seconds of search per decision of a 复盘 analysis"),
+    analysis_jobs: int = typer.Option(4, help="复盘 analyses waiting or running at once (one per player)"),
     limit: list[str] = typer.Option(  # noqa: B008
         [],
         help=LIMIT_HELP,
@@ -781,9 +883,12 @@ def serve(
     """Run the web card hall: lobby, tables, bots and the browser client."""
     import dataclasses
 
+    from paiju.server.analysis_jobs import AnalysisSettings
     from paiju.server.app import serve as run_server
     from paiju.server.settlement import BeanSettings
 
+    if analysis_budget <= 0 or analysis_jobs < 1:
+        _fail("--analysis-budget must be above 0 and --analysis-jobs at least 1")
     values: dict[str, Any] = {"rate": rate, "ready_timeout": ready_timeout, "archive_after": archive_after}
     defaults = Limits()
     for item in limit:
@@ -809,6 +914,7 @@ def serve(
         deal_final_window=deal_final_window,
         bot_workers=bot_workers,
         beans=BeanSettings(start_beans, relief_below, relief),
+        analysis=AnalysisSettings(budget=analysis_budget, jobs=analysis_jobs),
     )
 
 

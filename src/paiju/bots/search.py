@@ -40,7 +40,7 @@ import importlib
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from paiju.bots.base import LazyView, make_bot, register
@@ -106,7 +106,6 @@ class SearchBot:
         self.cards = ENDGAME_CARDS if cards is None else int(cards)
         self._rng = random.Random(seed)
         self._heuristic = make_bot("heuristic", game=game, seed=seed)
-        self._sampler = importlib.import_module(f"paiju.{game}.worlds").WorldSampler
         self._rollout = ROLLOUTS[game][rollout]
         self.stats: Counter[str] = Counter()
         """``searched`` decisions, ``worlds`` played, ``changed`` (the heuristic's choice
@@ -120,33 +119,15 @@ class SearchBot:
         if len(cands) < 2:
             return base
         seat = view["seat"]
-        # gains[i][w]: candidate i's score minus the heuristic's choice's score in world w
-        gains: list[list[float]] = [[] for _ in cands]
-        deadline = time.perf_counter() + self.seconds
         try:
-            sampler = self._sampler(view)
+            worlds = sampled_worlds(self.game, view, self._rng)
+            scores = play_outs(worlds, cands, seat, self._rollout, self.seconds, self.worlds)
         except IllegalAction:
             self.stats["fallback"] += 1
             return base
-        hidden_guard = self.game == "baohuang" and view.get("guard") is None and not view.get("solo")
-        odds = _guard_odds(view) if hidden_guard else None
-        n = 0
-        while n < self.worlds and (n == 0 or time.perf_counter() < deadline):
-            try:
-                world = sampler.sample(self._rng, odds) if odds is not None else sampler.sample(self._rng)
-            except IllegalAction:
-                self.stats["fallback"] += 1
-                return base
-            scores = []
-            for a in cands:
-                x = world.clone()
-                x.apply(a)
-                while not x.is_over:
-                    x.apply(self._rollout(x))
-                scores.append(x.scores[seat])
-            for i, sc in enumerate(scores):
-                gains[i].append(sc - scores[0])
-            n += 1
+        # gains[i][w]: candidate i's score minus the heuristic's choice's score in world w
+        gains = [[x - y for x, y in zip(row, scores[0], strict=True)] for row in scores]
+        n = len(scores[0])
         self.stats["searched"] += 1
         self.stats["worlds"] += n
         best, best_low = 0, 0.0
@@ -157,6 +138,45 @@ class SearchBot:
         if best:
             self.stats["changed"] += 1
         return cands[best]
+
+
+def sampled_worlds(game: str, view: Mapping[str, Any], rng: random.Random) -> Iterator[Game]:
+    """Worlds without end, each dealt at random consistently with ``view`` (module doc, step 1):
+    a hidden Baohuang guard card goes to a seat with the odds its public play gives it.
+    Raises :class:`IllegalAction` at once, or when drawn, if no world can be built."""
+    sampler = importlib.import_module(f"paiju.{game}.worlds").WorldSampler(view)
+    hidden_guard = game == "baohuang" and view.get("guard") is None and not view.get("solo")
+    odds = _guard_odds(view) if hidden_guard else None
+
+    def draw() -> Iterator[Game]:
+        while True:
+            yield sampler.sample(rng, odds) if odds is not None else sampler.sample(rng)
+
+    return draw()
+
+
+def play_outs(
+    worlds: Iterable[Game], cands: Sequence[Any], seat: int, rollout: Policy, seconds: float, most: int
+) -> list[list[float]]:
+    """``scores[i][w]``: ``seat``'s final score when candidate ``i`` is played in world
+    ``w`` and the rest of the hand by ``rollout``. Worlds are taken until ``most`` are
+    played or ``seconds`` have passed (at least one); every candidate is played in each, so
+    the scores pair up world by world (a world's luck cancels in their differences)."""
+    scores: list[list[float]] = [[] for _ in cands]
+    deadline = time.perf_counter() + seconds
+    it, n = iter(worlds), 0
+    while n < most and (n == 0 or time.perf_counter() < deadline):
+        world = next(it, None)
+        if world is None:
+            break
+        n += 1
+        for i, a in enumerate(cands):
+            x = world.clone()
+            x.apply(a)
+            while not x.is_over:
+                x.apply(rollout(x))
+            scores[i].append(x.scores[seat])
+    return scores
 
 
 def _lower_bound(gains: Sequence[float], z: float) -> float:

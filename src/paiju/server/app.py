@@ -33,6 +33,7 @@ from paiju.registry import GAMES
 from paiju.server import accounts, collector, profile, replays, settlement
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server import store as db
+from paiju.server.analysis_jobs import AnalysisSettings
 from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.games_info import games_info
 from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
@@ -144,13 +145,15 @@ def create_app(
     deal_final_window: float = DEAL_FINAL_WINDOW,
     bot_workers: int = 1,
     beans: BeanSettings | None = None,
+    analysis: AnalysisSettings | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db).
     ``limits`` are what one visitor may use (``rate``: table messages per second of one
     player, a shortcut); ``origins`` are the origins besides the hall's own whose pages may
     act in it (a proxy's public address); ``deal_step`` and ``deal_final_window`` time the
     Shengji deal (``paiju.server.deal``); ``bot_workers`` processes run the 最强 bots'
-    searches (``paiju.server.bot_pool``)."""
+    searches (``paiju.server.bot_pool``); ``analysis`` sets the 复盘 analyses'
+    budget and limits (``paiju.server.analysis_jobs``)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
@@ -508,6 +511,27 @@ def create_app(
             return _error(str(e), e=e)
         return _frames_answer(req, data)
 
+    def _analysis_key(req: Request) -> tuple[str, int, int]:
+        return (req.path_params["room"], req.path_params["number"], _seat_param(req))
+
+    async def api_analysis(req: Request) -> Response:
+        """复盘 of one seat of a finished hand: GET its state (progress, or the analysis once
+        made); POST starts it (a player's own request; the hall's budget)."""
+        rid, n, seat = key = _analysis_key(req)
+        record = orjson.loads(await hand_record(rid, n))  # finished hands only (404 otherwise)
+        if req.method == "GET":
+            return JSONResponse(await hall().analyses.state(key))
+        same_origin(req)
+        p = await me(req)
+        if not p:
+            return _error("choose a name first (POST /api/login)", 401)
+        try:
+            answer = await hall().analyses.start(key, p["id"], record)
+        except IllegalAction as e:
+            status = 429 if e.code in ("analysis_busy", "analysis_yours") else 400
+            return _error(str(e), status, e=e)
+        return JSONResponse(answer, status_code=202 if answer["state"] != "done" else 200)
+
     async def refuse(ws: WebSocket, text: str, code: int, reason: str) -> None:
         await ws.accept()
         await ws.send_json({"type": "error", "error": text, "code": reason, "params": {}, "reply_to": None})
@@ -609,6 +633,7 @@ def create_app(
             deal_final_window=deal_final_window,
             bot_workers=bot_workers,
             beans=beans,
+            analysis=analysis,
         )
         await h.open()
         collector.freeze_loaded()
@@ -635,6 +660,7 @@ def create_app(
         Route("/api/rooms/{room}", api_room),
         Route("/api/rooms/{room}/hands/{number:int}", api_hand),
         Route("/api/rooms/{room}/hands/{number:int}/replay", api_hand_replay),
+        Route("/api/rooms/{room}/hands/{number:int}/analysis", api_analysis, methods=["GET", "POST"]),
         Route("/api/replay", api_replay, methods=["POST"]),
         WebSocketRoute("/ws/{room}", ws_table),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
@@ -683,6 +709,7 @@ def serve(
     deal_final_window: float = DEAL_FINAL_WINDOW,
     bot_workers: int = 1,
     beans: BeanSettings | None = None,
+    analysis: AnalysisSettings | None = None,
 ) -> None:
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
@@ -702,6 +729,7 @@ def serve(
         deal_final_window=deal_final_window,
         bot_workers=bot_workers,
         beans=beans,
+        analysis=analysis,
     )
     uvicorn.run(
         app,
@@ -743,6 +771,8 @@ if __name__ == "__main__":
     ap.add_argument("--start-beans", type=int, default=BeanSettings.start, help="every account's first beans")
     ap.add_argument("--relief-below", type=int, default=BeanSettings.relief_below, help="救济 under this balance")
     ap.add_argument("--relief", type=int, default=BeanSettings.relief, help="beans of one 救济 (once a day)")
+    ap.add_argument("--analysis-budget", type=float, default=AnalysisSettings.budget, help="复盘 seconds per decision")
+    ap.add_argument("--analysis-jobs", type=int, default=AnalysisSettings.jobs, help="复盘 analyses at once")
     limit_arguments(ap)
     a = ap.parse_args()
     chosen = Limits(**{name: getattr(a, name) for name in Limits.names()})
@@ -759,4 +789,5 @@ if __name__ == "__main__":
         deal_final_window=a.deal_final_window,
         bot_workers=a.bot_workers,
         beans=BeanSettings(a.start_beans, a.relief_below, a.relief),
+        analysis=AnalysisSettings(budget=a.analysis_budget, jobs=a.analysis_jobs),
     )

@@ -81,7 +81,7 @@ class PoolFailed(Exception):
     """The pool gave no answer (timed out, a worker died, the pool is closed)."""
 
 
-def _init(hall_cpus: frozenset[int] = frozenset()) -> None:
+def init_worker(hall_cpus: frozenset[int] = frozenset()) -> None:
     """Worker initializer: a lower CPU priority, the CPUs the hall is not pinned to (if it
     is pinned to some), and the engines and bots imported once."""
     import os
@@ -163,7 +163,7 @@ class BotPool:
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init,
+                initializer=init_worker,
                 initargs=(hall_cpus(),),
             )
             self._answered = False

@@ -27,6 +27,7 @@ from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server import store as db
+from paiju.server.analysis_jobs import Analyses, AnalysisSettings
 from paiju.server.bot_pool import BotPool
 from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.games_info import check_hall_option, room_option_names, split_options
@@ -59,8 +60,10 @@ class Hall:
         deal_final_window: float = DEAL_FINAL_WINDOW,
         bot_workers: int = 1,
         beans: BeanSettings | None = None,
+        analysis: AnalysisSettings | None = None,
     ) -> None:
         self.store = store
+        self.analyses = Analyses(self, analysis)  # 复盘 jobs in their own worker (analysis_jobs.py)
         self.beans = beans or BeanSettings()
         self.bot_pool = BotPool(bot_workers)  # where 最强 bots search, off the event loop (bot_pool.py)
         self.writer = Writer(store.engine)
@@ -106,6 +109,7 @@ class Hall:
         for task in (self._recovery, self._sweeper):
             if task is not None:
                 task.cancel()
+        await self.analyses.close()
         for table in self.tables.values():
             await table.stop()
         await self.bot_pool.close()

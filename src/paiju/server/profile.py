@@ -154,9 +154,7 @@ def leaderboard_tx(c: Connection, game: str, by: str, offset: int = 0, limit: in
         q = q.where(players.c.username.is_not(None))
     order = {"rating": ordinal, "beans": per_player.c.beans, "points": per_player.c.points}[by]
     total = int(c.execute(select(func.count()).select_from(q.subquery())).scalar_one())
-    rows = c.execute(
-        q.order_by(order.desc().nulls_last(), players.c.id).offset(offset).limit(limit)
-    ).all()
+    rows = c.execute(q.order_by(order.desc().nulls_last(), players.c.id).offset(offset).limit(limit)).all()
     return {
         "game": game,
         "by": by,

@@ -37,6 +37,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
     false,
     func,
@@ -172,6 +173,20 @@ ratings = Table(
     Column("hands", Integer, nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
+
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("hand_id", Integer, ForeignKey("hands.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("version", Integer, nullable=False),  # paiju.analysis.VERSION of the result
+    Column("result", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("hand_id", "seat"),
+)
+"""复盘: the search bot's judgment of one seat's decisions in a finished hand (paiju.analysis),
+kept so that it is made once; a cache — dropping a row only means it is made again."""
 
 
 def now() -> datetime:
@@ -312,6 +327,16 @@ def start_hand_tx(
     c.execute(update(rooms).where(rooms.c.id == rid).values(status="playing", seats=seats))
     assert hid is not None
     return int(hid[0])
+
+
+def save_analysis_tx(c: Connection, rid: str, number: int, seat: int, version: int, result: Any) -> None:
+    """Keep one seat's analysis of a stored hand (replacing an older one)."""
+    q = select(hands.c.id).where(hands.c.room_id == rid, hands.c.number == number)
+    hid = c.execute(q).scalar_one_or_none()
+    if hid is None:
+        return  # not a stored hand (nothing to keep it with)
+    c.execute(delete(analyses).where(analyses.c.hand_id == hid, analyses.c.seat == seat))
+    c.execute(insert(analyses).values(hand_id=hid, seat=seat, version=version, result=result, created_at=now()))
 
 
 def action_row(hand_id: int, seq: int, seat: int, text: str, hosted: bool) -> dict[str, Any]:
@@ -494,6 +519,17 @@ class Store:
             game = c.execute(q2).scalar_one_or_none()
         n = game_class(game).num_players if game in GAMES else max(people, default=-1) + 1
         return [{"seat": s, "player": people.get(s), "bot": None if s in people else "bot"} for s in range(n)]
+
+    def analysis(self, rid: str, number: int, seat: int) -> dict[str, Any] | None:
+        """The stored analysis of seat ``seat`` in room ``rid``'s hand ``number`` (its JSON), if any."""
+        with self.engine.connect() as c:
+            q = (
+                select(analyses.c.version, analyses.c.result)
+                .join(hands, hands.c.id == analyses.c.hand_id)
+                .where(hands.c.room_id == rid, hands.c.number == number, analyses.c.seat == seat)
+            )
+            row = c.execute(q).first()
+        return {"version": row.version, "result": row.result} if row else None
 
     def count_actions(self) -> int:
         with self.engine.connect() as c:

@@ -1,0 +1,280 @@
+"""复盘 — analysis of a finished hand: the search bot's judgment of every decision one seat made.
+
+For each decision of the seat during the card play (a choice among two or more legal
+actions), :func:`analyze_decision` estimates the seat's expected final score after the
+action it took and after each of a few alternatives — the candidates the ``search`` bot
+would compare (:data:`paiju.bots.search.CANDIDATE_MAKERS`), plus the action taken:
+
+- **from the seat's own information** (the honest judgment): the position is rebuilt from
+  the record, the seat's view at that moment is taken, and worlds — the hidden cards dealt
+  at random consistently with that view (:func:`paiju.bots.search.sampled_worlds`) — are
+  drawn until the budget is spent. In each world every candidate is played and the rest
+  of the hand played out by the heuristic bot; the seat's final score is noted. Every
+  candidate meets the same worlds, so the *loss* of the action taken — the best
+  candidate's mean score less the taken one's — is measured world by world and its
+  standard error is that of the paired differences;
+- **double-dummy** (optional, labelled so): the same candidates played out once each in the
+  real deal (the heuristic's play-out is deterministic). It says what the play cost with
+  the cards as they lay, which the seat could not see.
+
+A decision is marked 失误 (a mistake) when its loss is at least :data:`MISTAKE` points of
+the game's score and 疑问手 (dubious) when at least :data:`DUBIOUS`, in both cases only when
+the loss is also at least :data:`SURE` standard errors above zero — a loss the worlds
+cannot tell from noise is not marked. Scores are each game's own: Baohuang's points
+(±1 … ±12 and more), Shengji's levels gained or conceded (±1 … ±3), Shuangkou's ±1/±2/±3.
+
+Decisions before the play (登基, 明保, 亮主, 扣底 …) and forced ones (one legal action) are
+listed as not analysed: worlds are sampled in the play only. ``docs/ai.md`` says how far
+to trust the numbers.
+
+>>> import paiju
+>>> g = paiju.new_game("shuangkou", seed=3)
+>>> while not g.is_over:
+...     g.apply(g.legal_actions()[-1])
+>>> steps = decision_steps(g.record(), 0)
+>>> d = analyze_decision(g.record(), 0, steps[-1], seconds=0.05, worlds=4)
+>>> d["taken"]["mean"] >= d["best"]["mean"] - d["loss"] - 1e-9 and d["worlds"] >= 1
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, Future
+from typing import Any
+
+from paiju.bots.base import make_bot
+from paiju.bots.search import CANDIDATE_MAKERS, CANDIDATES, MAX_WORLDS, ROLLOUTS, play_outs, sampled_worlds
+from paiju.errors import IllegalAction
+from paiju.game import Game
+from paiju.registry import replay
+
+VERSION = 1
+"""Of the analysis's JSON form (a cached analysis of another version is made again)."""
+SECONDS = 1.0
+"""Default budget per decision, in seconds."""
+DUBIOUS = {"baohuang": 0.75, "shengji": 0.25, "shuangkou": 0.4}
+"""Expected loss (the game's score points) from which a decision is 疑问手."""
+MISTAKE = {"baohuang": 2.0, "shengji": 0.6, "shuangkou": 1.0}
+"""Expected loss from which a decision is 失误."""
+SURE = 2.0
+"""A loss is marked only when it is at least this many standard errors above zero (the
+best of up to six candidates is picked on the same worlds, so one standard error would
+mark noise about one decision in six)."""
+MIN_WORLDS = 8
+"""Nor from fewer worlds: a standard error from a handful of worlds is itself a guess."""
+
+Progress = Callable[[int, int], None]
+
+
+def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error (0 for fewer than two values)."""
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, (var / n) ** 0.5
+
+
+def mark_of(game: str, loss: float, se: float | None, worlds: int = MIN_WORLDS) -> str | None:
+    """ "mistake", "dubious" or None for a ``loss`` estimated on ``worlds`` worlds with
+    standard error ``se`` (None: the double-dummy play-out, exact for its one deal).
+
+    >>> mark_of("baohuang", 3.0, 0.5), mark_of("baohuang", 3.0, 2.0), mark_of("baohuang", 1.0, None)
+    ('mistake', None, 'dubious')
+    >>> mark_of("baohuang", 3.0, 0.5, worlds=3)
+    """
+    if se is not None and (loss < SURE * se or worlds < MIN_WORLDS):
+        return None
+    if loss >= MISTAKE[game]:
+        return "mistake"
+    if loss >= DUBIOUS[game]:
+        return "dubious"
+    return None
+
+
+def position(record: Mapping[str, Any], step: int) -> Game:
+    """The game of ``record`` before its action number ``step`` (0-based)."""
+    return replay({**record, "actions": list(record["actions"][:step])})
+
+
+def decision_steps(record: Mapping[str, Any], seat: int) -> list[int]:
+    """The steps (0-based action indices) where ``seat`` chose among two or more actions
+    in the card play: the decisions :func:`analyze_decision` judges."""
+    return [d["step"] for d in seat_actions(record, seat) if d["why"] is None]
+
+
+def seat_actions(record: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Every action ``seat`` took, with why it is not analysed (None: it is)."""
+    game = replay({**record, "actions": []})
+    if not 0 <= seat < game.num_players:
+        raise IllegalAction(f"a {game.name} game has seats 0 to {game.num_players - 1}", code="bad_seat", seat=seat)
+    out = []
+    for step, text in enumerate(record["actions"]):
+        if game.to_act == seat:
+            why = None
+            if game.phase != "play":
+                why = "before_play"
+            elif len(game.legal_actions()) < 2:
+                why = "forced"
+            out.append({"step": step, "action": text, "why": why})
+        game.apply(text)
+    if not game.is_over:
+        raise IllegalAction("this hand is still being played", code="hand_not_over")
+    return out
+
+
+def analyze_decision(
+    record: Mapping[str, Any],
+    seat: int,
+    step: int,
+    *,
+    seconds: float = SECONDS,
+    worlds: int = MAX_WORLDS,
+    candidates: int = CANDIDATES,
+    double_dummy: bool = False,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The judgment of ``seat``'s action number ``step`` (module doc), as JSON-ready data.
+
+    Raises :class:`IllegalAction` when that action is not a decision of the seat in the play.
+    """
+    game = position(record, step)
+    legal = game.legal_actions()
+    if game.to_act != seat or game.phase != "play" or len(legal) < 2:
+        raise IllegalAction(f"action {step} is not a decision of seat {seat} in the play", code="bad_argument")
+    taken = game.parse_action(record["actions"][step])
+    view = game.view(seat)
+    name = game.name
+    heuristic = make_bot("heuristic", game=name).act(view, legal)
+    cands = [taken] + [a for a in CANDIDATE_MAKERS[name](view, legal, heuristic, candidates) if a != taken]
+    cands = cands[: max(2, candidates)]
+    rollout = ROLLOUTS[name]["heuristic"]
+    rng = random.Random(f"{seed}:{seat}:{step}")
+    scores = play_outs(sampled_worlds(name, view, rng), cands, seat, rollout, seconds, worlds)
+    ests = [_mean_se(row) for row in scores]
+    best = max(range(len(cands)), key=lambda i: (ests[i][0], i == 0))
+    gains = [b - t for b, t in zip(scores[best], scores[0], strict=True)]
+    loss, loss_se = _mean_se(gains)
+    out: dict[str, Any] = {
+        "step": step,
+        "action": str(taken),
+        "legal": len(legal),
+        "taken": {"action": str(taken), "mean": ests[0][0], "se": ests[0][1]},
+        "best": {"action": str(cands[best]), "mean": ests[best][0], "se": ests[best][1]},
+        "loss": loss,
+        "loss_se": loss_se,
+        "mark": mark_of(name, loss, loss_se, len(gains)) if best else None,
+        "worlds": len(scores[0]),
+        "candidates": [{"action": str(a), "mean": m, "se": se} for a, (m, se) in zip(cands, ests, strict=True)],
+        "dd": None,
+    }
+    if double_dummy:
+        true = play_outs([game], cands, seat, rollout, 0.0, 1)
+        values = [row[0] for row in true]
+        b = max(range(len(cands)), key=lambda i: (values[i], i == 0))
+        out["dd"] = {
+            "taken": values[0],
+            "best": {"action": str(cands[b]), "value": values[b]},
+            "loss": values[b] - values[0],
+            "mark": mark_of(name, values[b] - values[0], None) if b else None,
+        }
+    return out
+
+
+def summary(decisions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Counts of the analysed decisions and their marks, and the total estimated loss."""
+    return {
+        "decisions": len(decisions),
+        "dubious": sum(d["mark"] == "dubious" for d in decisions),
+        "mistakes": sum(d["mark"] == "mistake" for d in decisions),
+        "loss": sum(d["loss"] for d in decisions),
+    }
+
+
+def analyze(
+    record: Mapping[str, Any],
+    seat: int,
+    *,
+    seconds: float = SECONDS,
+    worlds: int = MAX_WORLDS,
+    candidates: int = CANDIDATES,
+    double_dummy: bool = False,
+    seed: int = 0,
+    progress: Progress | None = None,
+    executor: Executor | None = None,
+) -> dict[str, Any]:
+    """Every decision of ``seat`` in the finished hand ``record`` judged (module doc).
+
+    ``seconds`` and ``worlds`` bound each decision's search; ``progress(done, total)`` is
+    called as decisions finish; with an ``executor`` (a process pool) the decisions are
+    judged in parallel. The result is JSON-ready: ``decisions``, ``not_analysed`` (with
+    ``why``: ``before_play`` or ``forced``), ``summary`` and the settings.
+    """
+    listed = seat_actions(record, seat)
+    steps = [d["step"] for d in listed if d["why"] is None]
+    kw = {"seconds": seconds, "worlds": worlds, "candidates": candidates, "double_dummy": double_dummy, "seed": seed}
+    if progress:
+        progress(0, len(steps))
+    judgments: list[dict[str, Any]] = []
+    unsampled: list[int] = []
+    if executor is None:
+        results: Any = (judge_or_none(analyze_decision, record, seat, s, kw) for s in steps)
+    else:
+        futures: list[Future[dict[str, Any] | None]] = [
+            executor.submit(judge_or_none, analyze_decision, dict(record), seat, s, kw) for s in steps
+        ]
+        results = (f.result() for f in futures)
+    for s, d in zip(steps, results, strict=True):
+        if d is None:
+            unsampled.append(s)
+        else:
+            judgments.append(d)
+        if progress:
+            progress(len(judgments) + len(unsampled), len(steps))
+    return assemble(record, seat, judgments, listed, seconds=seconds, double_dummy=double_dummy, unsampled=unsampled)
+
+
+def judge_or_none(
+    judge: Callable[..., dict[str, Any]], record: Mapping[str, Any], seat: int, step: int, kw: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """``judge``'s answer, or None when no world of the seat's view can be built (none is
+    known in a consistent view; the decision is then listed as not analysed)."""
+    try:
+        return judge(record, seat, step, **kw)
+    except IllegalAction as e:
+        if getattr(e, "code", None) == "cannot_sample":
+            return None
+        raise
+
+
+def assemble(
+    record: Mapping[str, Any],
+    seat: int,
+    judged: Sequence[Mapping[str, Any]],
+    listed: Sequence[Mapping[str, Any]],
+    *,
+    seconds: float,
+    double_dummy: bool,
+    unsampled: Sequence[int] = (),
+) -> dict[str, Any]:
+    """The whole analysis from its judged decisions (:func:`analyze`'s result);
+    ``unsampled``: decisions whose view no world could be built for."""
+    game = str(record["game"])
+    skipped = [{"step": d["step"], "action": d["action"], "why": d["why"]} for d in listed if d["why"]]
+    lost = [d for d in listed if d["step"] in unsampled]
+    skipped += [{"step": d["step"], "action": d["action"], "why": "cannot_sample"} for d in lost]
+    return {
+        "version": VERSION,
+        "game": game,
+        "seat": seat,
+        "budget": seconds,
+        "double_dummy": double_dummy,
+        "rollout": "heuristic",
+        "thresholds": {"dubious": DUBIOUS[game], "mistake": MISTAKE[game], "sure": SURE, "min_worlds": MIN_WORLDS},
+        "decisions": list(judged),
+        "not_analysed": sorted(skipped, key=lambda d: d["step"]),
+        "summary": summary(judged),
+    }

@@ -1,0 +1,167 @@
+"""复盘 in the hall: a finished hand's analysis (``paiju.analysis``) made in a worker process.
+
+A player asks for the analysis of one seat of one finished hand; the hall judges the
+seat's decisions one at a time in a worker process — CPU work of about ``budget`` seconds
+each, which on the event loop would stall every table — counting them off as they come
+back, so the page can show how far it is. The finished analysis is kept in the store
+(``analyses``) and served to everyone who asks after; it is made once.
+
+Workers are started like the 最强 bots' (``paiju.server.bot_pool``): ``spawn``ed on first
+use, under Linux's idle scheduling policy and off the CPUs a pinned hall uses, so an
+analysis takes only CPU the tables leave. At most :attr:`AnalysisSettings.jobs` analyses
+wait or run at once in the hall, and one per player: an analysis is minutes of CPU, and
+asking for many must not crowd out the others. A worker that dies fails its job (the page
+says so; asking again starts it anew).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Mapping
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from paiju import analysis
+from paiju.errors import IllegalAction
+from paiju.server import store as db
+from paiju.server.bot_pool import hall_cpus, init_worker
+from paiju.server.writer import Write
+
+log = logging.getLogger("paiju.analysis")
+
+Key = tuple[str, int, int]
+"""(room id, hand number, seat)."""
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    budget: float = analysis.SECONDS  # seconds of search per decision
+    jobs: int = 4  # analyses waiting or running at once in the hall
+    workers: int = 1  # processes judging decisions
+
+
+@dataclass(eq=False)
+class Job:
+    key: Key
+    owner: int
+    state: str = "queued"  # queued | running | failed
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def answer(self) -> dict[str, Any]:
+        if self.state == "failed":
+            return {"state": "failed", "error": self.error}
+        return {"state": self.state, "done": self.done, "total": self.total}
+
+
+class Analyses:
+    """The hall's analyses: running ones in memory, finished ones in the store."""
+
+    def __init__(self, hall: Any, settings: AnalysisSettings | None = None) -> None:
+        self.hall = hall
+        self.settings = settings or AnalysisSettings()
+        self.jobs: dict[Key, Job] = {}
+        self._slots = asyncio.Semaphore(max(1, self.settings.workers))
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max(1, self.settings.workers),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=init_worker,
+                initargs=(hall_cpus(),),
+            )
+        return self._executor
+
+    async def state(self, key: Key) -> dict[str, Any]:
+        """What the page is told: a job's progress, the stored analysis, or ``none``."""
+        job = self.jobs.get(key)
+        if job is not None:
+            return job.answer()
+        kept = await asyncio.to_thread(self.hall.store.analysis, key[0], key[1], key[2])
+        if kept is not None and kept["version"] == analysis.VERSION:
+            return {"state": "done", "analysis": kept["result"]}
+        return {"state": "none"}
+
+    async def start(self, key: Key, owner: int, record: Mapping[str, Any]) -> dict[str, Any]:
+        """Start the analysis of ``key`` for player ``owner`` (unless it is made or being
+        made); raises IllegalAction when the hall or the player has enough running."""
+        now = await self.state(key)
+        if now["state"] in ("done", "queued", "running"):
+            return now
+        self.jobs.pop(key, None)  # a failed one is tried again
+        if any(j.owner == owner and j.state != "failed" for j in self.jobs.values()):
+            raise IllegalAction("your analysis of another hand is still running", code="analysis_yours")
+        active = sum(j.state != "failed" for j in self.jobs.values())
+        if active >= self.settings.jobs:
+            raise IllegalAction(f"the hall is analysing {active} hands already", code="analysis_busy", jobs=active)
+        rid, n, seat = key
+        steps = await asyncio.to_thread(analysis.seat_actions, record, seat)  # raises for a bad seat
+        job = self.jobs[key] = Job(key, owner, total=sum(s["why"] is None for s in steps))
+        job.task = asyncio.get_running_loop().create_task(self._run(job, dict(record), steps), name=f"analysis {key}")
+        return job.answer()
+
+    async def _run(self, job: Job, record: dict[str, Any], listed: list[dict[str, Any]]) -> None:
+        rid, n, seat = job.key
+        budget = self.settings.budget
+        try:
+            async with self._slots:
+                job.state = "running"
+                judged: list[dict[str, Any]] = []
+                unsampled: list[int] = []
+                for step in (s["step"] for s in listed if s["why"] is None):
+                    fut = self._pool().submit(
+                        analysis.judge_or_none,
+                        analysis.analyze_decision,
+                        record,
+                        seat,
+                        step,
+                        {"seconds": budget, "double_dummy": True},
+                    )
+                    d = await asyncio.wrap_future(fut)
+                    if d is None:
+                        unsampled.append(step)
+                    else:
+                        judged.append(d)
+                    job.done += 1
+                result = analysis.assemble(
+                    record, seat, judged, listed, seconds=budget, double_dummy=True, unsampled=unsampled
+                )
+                await self.hall.write(
+                    Write(run=lambda c: db.save_analysis_tx(c, rid, n, seat, analysis.VERSION, result))
+                )
+            del self.jobs[job.key]  # from now on the store answers
+        except asyncio.CancelledError:
+            raise
+        except BrokenExecutor as e:
+            self._drop_pool()
+            self._fail(job, f"the analysis worker stopped: {e!r}")
+        except Exception as e:  # the job fails alone; the hall goes on
+            log.exception("analysis %s failed", job.key)
+            self._fail(job, str(e) or repr(e))
+
+    def _fail(self, job: Job, why: str) -> None:
+        job.state, job.error = "failed", why
+
+    def _drop_pool(self) -> None:
+        pool, self._executor = self._executor, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def worker_pids(self) -> list[int]:
+        ex = self._executor
+        return [p.pid for p in (getattr(ex, "_processes", None) or {}).values() if p.pid] if ex else []
+
+    async def close(self) -> None:
+        for job in list(self.jobs.values()):
+            if job.task is not None:
+                job.task.cancel()
+        pool, self._executor = self._executor, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
