@@ -100,7 +100,8 @@ def test_a_whole_analysis_is_consistent(game: str) -> None:
     assert seen == [(i, len(steps)) for i in range(len(steps) + 1)]
     for d in a["decisions"]:
         assert record["actions"][d["step"]] == d["action"] == d["taken"]["action"] == d["candidates"][0]["action"]
-        means = {c["action"]: c["mean"] for c in d["candidates"]}
+        # the best of the candidates still in the race at the end (played in every world)
+        means = {c["action"]: c["mean"] for c in d["candidates"] if c["worlds"] == d["worlds"]}
         assert d["best"]["mean"] == max(means.values()) and means[d["best"]["action"]] == d["best"]["mean"]
         # the loss is measured on the same worlds: it is the mean of the paired differences
         assert d["loss"] == pytest.approx(d["best"]["mean"] - d["taken"]["mean"])
@@ -141,3 +142,16 @@ def test_bad_requests() -> None:
     other = next(i for i, _ in enumerate(record["actions"]) if i not in decision_steps(record, 0))
     with pytest.raises(IllegalAction):
         analyze_decision(record, 0, other)
+
+
+def test_the_race_goes_on_only_while_a_verdict_is_open() -> None:
+    from paiju.analysis import _in_race, _open
+
+    assert _open("baohuang", 3.0, 2.0, 20)  # big enough to mark, not yet sure
+    assert not _open("baohuang", 3.0, 0.5, 20)  # sure: marked
+    assert not _open("baohuang", 0.2, 2.0, 20)  # too small to mark however sure
+    assert _open("baohuang", 3.0, 0.5, 4)  # too few worlds yet
+    best = [2.0, 2.0, 2.0, 2.0]
+    assert not _in_race([-2.0, -2.0, -2.5, -1.5], best)  # clearly beaten: stops
+    assert _in_race([2.0, -2.0, 2.0, 3.0], best)  # not clearly: goes on
+    assert _in_race(best, best)

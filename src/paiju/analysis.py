@@ -20,8 +20,12 @@ would compare (:data:`paiju.bots.search.CANDIDATE_MAKERS`), plus the action take
 A decision is marked 失误 (a mistake) when its loss is at least :data:`MISTAKE` points of
 the game's score and 疑问手 (dubious) when at least :data:`DUBIOUS`, in both cases only when
 the loss is also at least :data:`SURE` standard errors above zero — a loss the worlds
-cannot tell from noise is not marked. Scores are each game's own: Baohuang's points
-(±1 … ±12 and more), Shengji's levels gained or conceded (±1 … ±3), Shuangkou's ±1/±2/±3.
+cannot tell from noise is not marked. A decision still open after its budget (a loss big
+enough to mark, not yet sure) gets more worlds, up to :data:`EXTEND` times the budget, for
+the taken action and the candidates not clearly beaten already. Scores are each game's
+own — Baohuang's points (±1 … ±12 and more), Shuangkou's ±1/±2/±3 — but Shengji's are
+judged by the points 分 the seat's side ends with (:func:`side_points`): its levels are a
+step of those points, too coarse for one decision to show.
 
 Decisions before the play (登基, 明保, 亮主, 扣底 …) and forced ones (one legal action) are
 listed as not analysed: worlds are sampled in the play only. ``docs/ai.md`` says how far
@@ -40,24 +44,53 @@ True
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future
 from typing import Any
 
 from paiju.bots.base import make_bot
-from paiju.bots.search import CANDIDATE_MAKERS, CANDIDATES, MAX_WORLDS, ROLLOUTS, play_outs, sampled_worlds
+from paiju.bots.search import (
+    CANDIDATE_MAKERS,
+    CANDIDATES,
+    MAX_WORLDS,
+    ROLLOUTS,
+    final_score,
+    play_outs,
+    sampled_worlds,
+)
 from paiju.errors import IllegalAction
 from paiju.game import Game
 from paiju.registry import replay
+from paiju.shengji.game import team_of
 
 VERSION = 1
 """Of the analysis's JSON form (a cached analysis of another version is made again)."""
 SECONDS = 1.0
 """Default budget per decision, in seconds."""
-DUBIOUS = {"baohuang": 0.75, "shengji": 0.25, "shuangkou": 0.4}
-"""Expected loss (the game's score points) from which a decision is 疑问手."""
-MISTAKE = {"baohuang": 2.0, "shengji": 0.6, "shuangkou": 1.0}
+DUBIOUS = {"baohuang": 0.75, "shengji": 5.0, "shuangkou": 0.4}
+"""Expected loss (in the game's :data:`UNITS`) from which a decision is 疑问手."""
+MISTAKE = {"baohuang": 2.0, "shengji": 10.0, "shuangkou": 1.0}
 """Expected loss from which a decision is 失误."""
+
+
+def side_points(game: Game, seat: int) -> float:
+    """Shengji: the points 分 of the seat's side at the end — the defenders' points (the
+    kitty's bonus and penalties included) for a defender, less them for a declarer. The
+    level change is a step of these points (every 40 in two packs), so a decision that
+    gives away 10 points moves the expected levels by a fraction that worlds cannot
+    resolve; the points show it."""
+    result = game.result  # type: ignore[attr-defined]
+    defender = team_of(seat) != team_of(result["declarer"])
+    return float(result["defender_points"] if defender else -result["defender_points"])
+
+
+VALUES: dict[str, Callable[[Game, int], float]] = {"shengji": side_points}
+"""What a decision is judged by, where not the game's own score (:func:`final_score`)."""
+UNITS = {"baohuang": "points", "shengji": "card points of the side", "shuangkou": "points"}
+EXTEND = 4.0
+"""A decision whose verdict is still open after its budget (a loss big enough to mark, not
+yet two standard errors sure) is given up to this many times the budget in all."""
 SURE = 2.0
 """A loss is marked only when it is at least this many standard errors above zero (the
 best of up to six candidates is picked on the same worlds, so one standard error would
@@ -136,6 +169,7 @@ def analyze_decision(
     candidates: int = CANDIDATES,
     double_dummy: bool = False,
     seed: int = 0,
+    extend: float = EXTEND,
 ) -> dict[str, Any]:
     """The judgment of ``seat``'s action number ``step`` (module doc), as JSON-ready data.
 
@@ -152,12 +186,26 @@ def analyze_decision(
     cands = [taken] + [a for a in CANDIDATE_MAKERS[name](view, legal, heuristic, candidates) if a != taken]
     cands = cands[: max(2, candidates)]
     rollout = ROLLOUTS[name]["heuristic"]
+    value = VALUES.get(name, final_score)
     rng = random.Random(f"{seed}:{seat}:{step}")
-    scores = play_outs(sampled_worlds(name, view, rng), cands, seat, rollout, seconds, worlds)
+    source = sampled_worlds(name, view, rng)
+    scores = play_outs(source, cands, seat, rollout, seconds, worlds, value)
+    # Racing: a verdict still open after the budget (a loss big enough to mark, not yet
+    # sure) gets more worlds, up to ``extend`` times the budget, for the taken action and
+    # the candidates not already clearly beaten — the others stop where they are.
+    active = list(range(len(cands)))
+    deadline = time.perf_counter() + seconds * (extend - 1)
+    while time.perf_counter() < deadline and len(scores[0]) < worlds:
+        best, loss, loss_se = _verdict(scores, active)
+        if not _open(name, loss, loss_se, len(scores[0])):
+            break
+        if len(scores[0]) >= MIN_WORLDS:  # a standard error from fewer is no ground to drop one
+            active = [i for i in active if i in (0, best) or _in_race(scores[i], scores[best])]
+        more = play_outs(source, [cands[i] for i in active], seat, rollout, seconds, worlds - len(scores[0]), value)
+        for i, row in zip(active, more, strict=True):
+            scores[i] += row
+    best, loss, loss_se = _verdict(scores, active)
     ests = [_mean_se(row) for row in scores]
-    best = max(range(len(cands)), key=lambda i: (ests[i][0], i == 0))
-    gains = [b - t for b, t in zip(scores[best], scores[0], strict=True)]
-    loss, loss_se = _mean_se(gains)
     out: dict[str, Any] = {
         "step": step,
         "action": str(taken),
@@ -166,13 +214,16 @@ def analyze_decision(
         "best": {"action": str(cands[best]), "mean": ests[best][0], "se": ests[best][1]},
         "loss": loss,
         "loss_se": loss_se,
-        "mark": mark_of(name, loss, loss_se, len(gains)) if best else None,
+        "mark": mark_of(name, loss, loss_se, len(scores[0])) if best else None,
         "worlds": len(scores[0]),
-        "candidates": [{"action": str(a), "mean": m, "se": se} for a, (m, se) in zip(cands, ests, strict=True)],
+        "candidates": [
+            {"action": str(a), "mean": m, "se": se, "worlds": len(row)}
+            for a, (m, se), row in zip(cands, ests, scores, strict=True)
+        ],
         "dd": None,
     }
     if double_dummy:
-        true = play_outs([game], cands, seat, rollout, 0.0, 1)
+        true = play_outs([game], cands, seat, rollout, 0.0, 1, value)
         values = [row[0] for row in true]
         b = max(range(len(cands)), key=lambda i: (values[i], i == 0))
         out["dd"] = {
@@ -182,6 +233,26 @@ def analyze_decision(
             "mark": mark_of(name, values[b] - values[0], None) if b else None,
         }
     return out
+
+
+def _verdict(scores: Sequence[Sequence[float]], active: Sequence[int]) -> tuple[int, float, float]:
+    """The best of the ``active`` candidates (the taken one, index 0, on a tie) and its gain
+    over the taken action with the standard error, on the worlds both were played in."""
+    best = max(active, key=lambda i: (_mean_se(scores[i])[0], i == 0))
+    gains = [b - t for b, t in zip(scores[best], scores[0], strict=False)]
+    loss, loss_se = _mean_se(gains)
+    return best, loss, loss_se
+
+
+def _open(game: str, loss: float, se: float, worlds: int) -> bool:
+    """A loss that would be marked if it held up, but is not sure yet."""
+    return loss >= DUBIOUS[game] and mark_of(game, loss, se, worlds) is None
+
+
+def _in_race(row: Sequence[float], best: Sequence[float]) -> bool:
+    """Whether a candidate is still in the race: not ``SURE`` standard errors below the best."""
+    gap, se = _mean_se([b - x for b, x in zip(best, row, strict=False)])
+    return not (gap > 0 and gap > SURE * se)
 
 
 def summary(decisions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -273,6 +344,7 @@ def assemble(
         "budget": seconds,
         "double_dummy": double_dummy,
         "rollout": "heuristic",
+        "unit": UNITS[game],
         "thresholds": {"dubious": DUBIOUS[game], "mistake": MISTAKE[game], "sure": SURE, "min_worlds": MIN_WORLDS},
         "decisions": list(judged),
         "not_analysed": sorted(skipped, key=lambda d: d["step"]),

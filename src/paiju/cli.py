@@ -756,7 +756,7 @@ def replay(
 
 
 # ---------------------------------------------------------------------------- analyze
-MARKS = {"mistake": "[bold red]失误 mistake[/bold red]", "dubious": "[yellow]疑问手 dubious[/yellow]", None: ""}
+MARKS = {"mistake": "[bold red]失误[/bold red]", "dubious": "[yellow]疑问手[/yellow]", None: ""}
 
 
 @app.command()
@@ -816,7 +816,7 @@ def _show_analysis(console: Console, result: Mapping[str, Any], all_rows: bool) 
         return f"{e['mean']:+.2f}±{e['se']:.2f}"
 
     dd = result["double_dummy"]
-    headers = ["#", "played", "legal", "expected", "better play", "expected", "loss", "worlds", "mark"]
+    headers = ["#", "played", "legal", "expected", "better", "expected", "loss", "worlds", "mark"]
     if dd:
         headers += ["dd loss"]
     rows = []
@@ -831,19 +831,19 @@ def _show_analysis(console: Console, result: Mapping[str, Any], all_rows: bool) 
             x = d["dd"]
             row += [f"{x['loss']:.2f} ({escape(x['best']['action'])})" if x["loss"] > 0 else "0"]
         rows.append(row)
-    title = f"Seat {result['seat']}: {result['budget']:g} s per decision, scores in {result['game']}'s points"
+    title = f"Seat {result['seat']} of {result['game']}: {result['budget']:g} s per decision, in {result['unit']}"
     if rows:
         console.print(_table(title, headers, rows, left=2))
     s = result["summary"]
     skipped = len(result["not_analysed"])
     console.print(
         f"{s['decisions']} decisions analysed ({skipped} not: before the play or forced): "
-        f"{s['mistakes']} 失误 mistakes, {s['dubious']} 疑问手 dubious; estimated loss {s['loss']:.2f} points in all"
+        f"{s['mistakes']} 失误 mistakes, {s['dubious']} 疑问手 dubious; estimated loss {s['loss']:.2f} in all"
     )
     t = result["thresholds"]
     console.print(
-        f"[dim]marked when the loss is ≥ {t['mistake']:g} (失误) or ≥ {t['dubious']:g} (疑问手) points and ≥ "
-        f"{t['sure']:g} standard errors, from ≥ {t['min_worlds']} worlds"
+        f"[dim]marked 失误 (mistake) when the loss is ≥ {t['mistake']:g}, 疑问手 (dubious) when ≥ "
+        f"{t['dubious']:g}, and ≥ {t['sure']:g} standard errors, from ≥ {t['min_worlds']} worlds"
         + ("; double-dummy: the real deal played out once by the heuristic" if dd else "")
         + "[/dim]"
     )

@@ -155,13 +155,25 @@ def sampled_worlds(game: str, view: Mapping[str, Any], rng: random.Random) -> It
     return draw()
 
 
+def final_score(game: Game, seat: int) -> float:
+    """The seat's score in a finished game (what the search bot plays for)."""
+    return float(game.scores[seat])
+
+
 def play_outs(
-    worlds: Iterable[Game], cands: Sequence[Any], seat: int, rollout: Policy, seconds: float, most: int
+    worlds: Iterable[Game],
+    cands: Sequence[Any],
+    seat: int,
+    rollout: Policy,
+    seconds: float,
+    most: int,
+    value: Callable[[Game, int], float] = final_score,
 ) -> list[list[float]]:
-    """``scores[i][w]``: ``seat``'s final score when candidate ``i`` is played in world
-    ``w`` and the rest of the hand by ``rollout``. Worlds are taken until ``most`` are
-    played or ``seconds`` have passed (at least one); every candidate is played in each, so
-    the scores pair up world by world (a world's luck cancels in their differences)."""
+    """``scores[i][w]``: ``seat``'s final score (or ``value``) when candidate ``i`` is
+    played in world ``w`` and the rest of the hand by ``rollout``. Worlds are taken until
+    ``most`` are played or ``seconds`` have passed (at least one); every candidate is played
+    in each, so the scores pair up world by world (a world's luck cancels in their
+    differences)."""
     scores: list[list[float]] = [[] for _ in cands]
     deadline = time.perf_counter() + seconds
     it, n = iter(worlds), 0
@@ -175,7 +187,7 @@ def play_outs(
             x.apply(a)
             while not x.is_over:
                 x.apply(rollout(x))
-            scores[i].append(x.scores[seat])
+            scores[i].append(value(x, seat))
     return scores
 
 

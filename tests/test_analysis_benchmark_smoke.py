@@ -1,0 +1,26 @@
+"""Smoke test of ``benchmarks/analysis_accuracy.py``: it runs with a tiny budget and
+reports both sides of every game. No timing or rate assertions."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "analysis_accuracy.py"
+
+
+def _load():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("bench_analysis", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_accuracy_benchmark_reports_both_sides() -> None:
+    bench = _load()
+    rows = bench.bench_game("shuangkou", 1, 0.001)
+    assert [r["side"] for r in rows] == ["random", "heuristic"]
+    for r in rows:
+        assert r["decisions"] > 0 and 0 <= r["marked_low"] <= r["marked"] <= r["marked_high"] <= 1
+    assert bench.wilson(0, 10)[0] == 0 and 0.2 < bench.wilson(5, 10)[0] < 0.5
