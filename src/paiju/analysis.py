@@ -20,9 +20,12 @@ would compare (:data:`paiju.bots.search.CANDIDATE_MAKERS`), plus the action take
 A decision is marked 失误 (a mistake) when its loss is at least :data:`MISTAKE` points of
 the game's score and 疑问手 (dubious) when at least :data:`DUBIOUS`, in both cases only when
 the loss is also at least :data:`SURE` standard errors above zero — a loss the worlds
-cannot tell from noise is not marked. A decision still open after its budget (a loss big
-enough to mark, not yet sure) gets more worlds, up to :data:`EXTEND` times the budget, for
-the taken action and the candidates not clearly beaten already. Scores are each game's
+cannot tell from noise is not marked. The loss is measured in two stages: the candidates
+are compared on one set of worlds to pick the challenger (the best of them), and the
+challenger is then played against the action taken on fresh worlds, which alone give the
+loss and its standard error (the best of several picked on the same worlds looks better
+than it is); a verdict still open then is measured longer, once, up to :data:`EXTEND`
+times the budget in all. Scores are each game's
 own — Baohuang's points (±1 … ±12 and more), Shuangkou's ±1/±2/±3 — but Shengji's are
 judged by the points 分 the seat's side ends with (:func:`side_points`): its levels are a
 step of those points, too coarse for one decision to show.
@@ -44,7 +47,6 @@ True
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future
 from typing import Any
@@ -89,8 +91,10 @@ VALUES: dict[str, Callable[[Game, int], float]] = {"shengji": side_points}
 """What a decision is judged by, where not the game's own score (:func:`final_score`)."""
 UNITS = {"baohuang": "points", "shengji": "card points of the side", "shuangkou": "points"}
 EXTEND = 4.0
-"""A decision whose verdict is still open after its budget (a loss big enough to mark, not
-yet two standard errors sure) is given up to this many times the budget in all."""
+"""A decision takes its budget twice — once to choose the challenger among the candidates,
+once to measure its loss on fresh worlds — and a verdict still open then (a loss big
+enough to mark, not yet two standard errors sure) is measured longer, up to this many
+times the budget in all."""
 SURE = 2.0
 """A loss is marked only when it is at least this many standard errors above zero (the
 best of up to six candidates is picked on the same worlds, so one standard error would
@@ -189,36 +193,44 @@ def analyze_decision(
     value = VALUES.get(name, final_score)
     rng = random.Random(f"{seed}:{seat}:{step}")
     source = sampled_worlds(name, view, rng)
-    scores = play_outs(source, cands, seat, rollout, seconds, worlds, value)
-    # Racing: a verdict still open after the budget (a loss big enough to mark, not yet
-    # sure) gets more worlds, up to ``extend`` times the budget, for the taken action and
-    # the candidates not already clearly beaten — the others stop where they are.
-    active = list(range(len(cands)))
-    deadline = time.perf_counter() + seconds * (extend - 1)
-    while time.perf_counter() < deadline and len(scores[0]) < worlds:
-        best, loss, loss_se = _verdict(scores, active)
-        if not _open(name, loss, loss_se, len(scores[0])):
-            break
-        if len(scores[0]) >= MIN_WORLDS:  # a standard error from fewer is no ground to drop one
-            active = [i for i in active if i in (0, best) or _in_race(scores[i], scores[best])]
-        more = play_outs(source, [cands[i] for i in active], seat, rollout, seconds, worlds - len(scores[0]), value)
-        for i, row in zip(active, more, strict=True):
-            scores[i] += row
-    best, loss, loss_se = _verdict(scores, active)
-    ests = [_mean_se(row) for row in scores]
+    # 1. choose: every candidate on the same worlds; the best mean is the challenger
+    chosen = play_outs(source, cands, seat, rollout, seconds, worlds, value)
+    ests = [_mean_se(row) for row in chosen]
+    challenger = max(range(len(cands)), key=lambda i: (ests[i][0], i == 0))
+    taken_est, best_est, best = ests[0], ests[0], 0
+    loss = loss_se = 0.0
+    measured = len(chosen[0])
+    if challenger:
+        # 2. measure, on fresh worlds: the best of several picked on the same worlds looks
+        # better than it is, so its loss is measured anew — the taken action against the
+        # challenger only — and, while the verdict is open, measured longer (once: a verdict
+        # looked at again and again until it says "sure" would be sure too often)
+        pair = [cands[0], cands[challenger]]
+        duel = play_outs(source, pair, seat, rollout, seconds, worlds, value)
+        gain = _mean_se([b - t for t, b in zip(duel[0], duel[1], strict=True)])
+        if _open(name, gain[0], gain[1], len(duel[0])) and extend > 2:
+            more = play_outs(source, pair, seat, rollout, seconds * (extend - 2), worlds - len(duel[0]), value)
+            duel = [duel[0] + more[0], duel[1] + more[1]]
+            gain = _mean_se([b - t for t, b in zip(duel[0], duel[1], strict=True)])
+        measured = len(duel[0])
+        taken_est = _mean_se(duel[0])
+        if gain[0] > 0:  # the challenger held up: it is the better play, by this much
+            best, best_est, (loss, loss_se) = challenger, _mean_se(duel[1]), gain
+        else:  # it did not: the action taken was as good as any found
+            best_est, loss_se = taken_est, gain[1]
     out: dict[str, Any] = {
         "step": step,
         "action": str(taken),
         "legal": len(legal),
-        "taken": {"action": str(taken), "mean": ests[0][0], "se": ests[0][1]},
-        "best": {"action": str(cands[best]), "mean": ests[best][0], "se": ests[best][1]},
+        "taken": {"action": str(taken), "mean": taken_est[0], "se": taken_est[1]},
+        "best": {"action": str(cands[best]), "mean": best_est[0], "se": best_est[1]},
         "loss": loss,
         "loss_se": loss_se,
-        "mark": mark_of(name, loss, loss_se, len(scores[0])) if best else None,
-        "worlds": len(scores[0]),
+        "mark": mark_of(name, loss, loss_se, measured) if best else None,
+        "worlds": measured,
         "candidates": [
-            {"action": str(a), "mean": m, "se": se, "worlds": len(row)}
-            for a, (m, se), row in zip(cands, ests, scores, strict=True)
+            {"action": str(a), "mean": m, "se": se, "worlds": len(chosen[0])}
+            for a, (m, se) in zip(cands, ests, strict=True)
         ],
         "dd": None,
     }
@@ -235,24 +247,9 @@ def analyze_decision(
     return out
 
 
-def _verdict(scores: Sequence[Sequence[float]], active: Sequence[int]) -> tuple[int, float, float]:
-    """The best of the ``active`` candidates (the taken one, index 0, on a tie) and its gain
-    over the taken action with the standard error, on the worlds both were played in."""
-    best = max(active, key=lambda i: (_mean_se(scores[i])[0], i == 0))
-    gains = [b - t for b, t in zip(scores[best], scores[0], strict=False)]
-    loss, loss_se = _mean_se(gains)
-    return best, loss, loss_se
-
-
 def _open(game: str, loss: float, se: float, worlds: int) -> bool:
     """A loss that would be marked if it held up, but is not sure yet."""
     return loss >= DUBIOUS[game] and mark_of(game, loss, se, worlds) is None
-
-
-def _in_race(row: Sequence[float], best: Sequence[float]) -> bool:
-    """Whether a candidate is still in the race: not ``SURE`` standard errors below the best."""
-    gap, se = _mean_se([b - x for b, x in zip(best, row, strict=False)])
-    return not (gap > 0 and gap > SURE * se)
 
 
 def summary(decisions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
