@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,14 +45,15 @@ def free_port() -> int:
 
 class HallServer:
     """``python -m paiju.server.app`` as a subprocess; can be SIGKILLed and started again
-    on the same port and database."""
+    on the same port and database. ``args``: more options of the hall (e.g. the 复盘 budget)."""
 
-    def __init__(self, directory: Path, bot_delay: float = 0.05) -> None:
+    def __init__(self, directory: Path, bot_delay: float = 0.05, args: Sequence[str] = ()) -> None:
         self.dir = directory
         self.db = directory / "hall.db"
         self.log = directory / "server.log"
         self.port = free_port()
         self.bot_delay = bot_delay
+        self.args = list(args)
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -67,6 +68,7 @@ class HallServer:
             "--db", f"sqlite:///{self.db}",
             "--bot-delay", str(self.bot_delay),
             "--rate", "1000",
+            *self.args,
         ]  # fmt: skip
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)

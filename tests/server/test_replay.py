@@ -25,7 +25,8 @@ def play_hand(hall: Hall, name: str, options: dict[str, Any] | None = None) -> t
         c.send({"type": "start"})
         first = c.my_turn()
         # while the hand is being played neither its record nor its frames are served
-        assert frames_of(hall, f"/api/rooms/{rid}/hands/1/replay").status_code == 404
+        r = frames_of(hall, f"/api/rooms/{rid}/hands/1/replay")
+        assert r.status_code == 404 and r.json()["code"] == "hand_not_over"
         c.policy = act_policy(first_legal)
         c.act(first_legal(first["view"]), first["turn"])
         c.until_update(lambda m: m["room"]["status"] == "between", 60)
@@ -48,6 +49,7 @@ def test_frames_show_every_step_from_the_chosen_seat_with_every_hand(hall: Hall)
     assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
     body = r.json()
     assert body["game"] == "baohuang" and body["seat"] == 3 and body["record"] == record
+    assert body["room"] == {"id": rid, "name": "test room"}
     frames = body["frames"]
     assert len(frames) == len(record["actions"]) + 1
     game = paiju.replay({**record, "actions": []})
@@ -100,7 +102,7 @@ def test_a_record_sent_by_the_page_is_replayed(hall: Hall) -> None:
         r = c.post("/api/replay?seat=1", json=g.record())
         assert r.status_code == 200, r.text
         body = r.json()
-        assert body["game"] == "shuangkou" and len(body["frames"]) == len(g.history) + 1
+        assert body["game"] == "shuangkou" and len(body["frames"]) == len(g.history) + 1 and body["room"] is None
         assert body["frames"][-1]["hands"] == [g.view(s)["hand"] for s in range(4)]
         # a hand not yet over, a broken record, a bad seat: refused, nothing replayed
         unfinished = {**g.record(), "actions": g.record()["actions"][:5]}

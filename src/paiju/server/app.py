@@ -61,19 +61,23 @@ MAX_PAGE = 200
 class HttpError(Exception):
     """An answer other than 200, with a sentence for the client."""
 
-    def __init__(self, status: int, text: str) -> None:
+    def __init__(self, status: int, text: str, refusal: IllegalAction | None = None) -> None:
         super().__init__(text)
         self.status = status
+        self.refusal = refusal  # its reason code and params, for the page to translate
 
 
 def _token(req: Request | WebSocket) -> str | None:
     return req.cookies.get(COOKIE) or req.headers.get("x-paiju-token") or req.query_params.get("token")
 
 
-def _encoded_frames(record: Any, seat: int, seats: list[dict[str, Any]] | None) -> bytes:
-    """The replay frames of ``record`` from ``seat``, as gzipped JSON (raises IllegalAction)."""
+def _encoded_frames(
+    record: Any, seat: int, seats: list[dict[str, Any]] | None, room: dict[str, Any] | None = None
+) -> bytes:
+    """The replay frames of ``record`` from ``seat`` (and the ``room`` it was played in),
+    as gzipped JSON (raises IllegalAction)."""
     try:
-        return gzip.compress(orjson.dumps(replays.frames(record, seat, seats=seats)), 5)
+        return gzip.compress(orjson.dumps({**replays.frames(record, seat, seats=seats), "room": room}), 5)
     except IllegalAction:
         raise
     except (KeyError, TypeError, ValueError) as e:  # a record whose setup the engine cannot take
@@ -445,6 +449,9 @@ def create_app(
         table = hall().tables.get(rid)  # open rooms, and archived ones (read from the store)
         if table is not None:
             game_name = table.game_name
+            if n == len(table.hands) + 1 and table.status == "playing":
+                why = IllegalAction("this hand is still being played", code="hand_not_over")
+                raise HttpError(404, str(why), why)
             if not 1 <= n <= len(table.hands):
                 raise HttpError(404, "no finished hand with that number")
         else:
@@ -470,6 +477,10 @@ def create_app(
             data = hall().keep_record((rid, n), rec)
         return data
 
+    def _room_name(rid: str) -> str:
+        row = hall().store.room(rid)
+        return str(row["name"]) if row else ""
+
     async def api_hand(req: Request) -> Response:
         data = await hand_record(req.path_params["room"], req.path_params["number"])
         return Response(data, media_type="application/json")
@@ -494,8 +505,10 @@ def create_app(
         if data is None:
             record = orjson.loads(await hand_record(rid, n))
             names = await asyncio.to_thread(hall().store.hand_seats, rid, n)
+            table = hall().tables.get(rid)
+            room = {"id": rid, "name": table.name if table else await asyncio.to_thread(_room_name, rid)}
             try:
-                data = await asyncio.to_thread(_encoded_frames, record, seat, names)
+                data = await asyncio.to_thread(_encoded_frames, record, seat, names, room)
             except IllegalAction as e:
                 return _error(str(e), e=e)
             hall().keep_frames(key, data)
@@ -620,7 +633,7 @@ def create_app(
 
     async def http_error(req: Request, exc: Exception) -> Response:
         assert isinstance(exc, HttpError)
-        return _error(str(exc), exc.status)
+        return _error(str(exc), exc.status, e=exc.refusal)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

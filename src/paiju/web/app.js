@@ -1,16 +1,19 @@
 // The app: identity check (login screen when /api/me says null), the hash router
-// (#/ lobby, #/room/{id} table) and the language switch shared by every page.
+// (#/ lobby, #/room/{id} table, #/replay/… the replay viewer) and the language switch
+// shared by every page; a record file dropped anywhere opens its replay.
 
 import * as api from "./api.js";
 import { t, getLang, setLang, toggleLang } from "./i18n.js";
 import { mountLogin, mountLobby } from "./lobby.js";
 import { mountLeaderboard, mountProfile } from "./profile.js";
 import { mountTable, requestAutoSit } from "./table.js";
+import { installRecordDrop, mountReplay, parseReplayHash } from "./replay.js";
 import { h, toast } from "./ui.js";
 
 const root = document.getElementById("app");
 const ctx = {
   player: null,
+  backHash: null, // the page before this one (the replay viewer's way back)
   navigate,
   langButton,
   openRoom(id, sit) {
@@ -19,6 +22,7 @@ const ctx = {
   },
 };
 let current = null;
+let currentHash = null;
 
 // The language switch button (every page's top bar has one).
 function langButton() {
@@ -41,6 +45,8 @@ function parseRoute() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const m = hash.match(/^\/room\/([^/?#]+)/);
   if (m) return { page: "room", id: decodeURIComponent(m[1]) };
+  const replay = parseReplayHash(hash);
+  if (replay) return { page: "replay", where: replay };
   const p = hash.match(/^\/player\/(\d+)/);
   if (p) return { page: "player", id: Number(p[1]) };
   if (hash.startsWith("/leaderboard")) return { page: "leaderboard" };
@@ -60,7 +66,13 @@ async function route() {
     return;
   }
   const r = parseRoute();
+  if (location.hash !== currentHash) {
+    // back from a replay: to the page it was opened from (not to another replay)
+    if (currentHash !== null && !currentHash.startsWith("#/replay/")) ctx.backHash = currentHash;
+    currentHash = location.hash;
+  }
   if (r.page === "room") current = mountTable(root, r.id, ctx);
+  else if (r.page === "replay") current = mountReplay(root, r.where, ctx);
   else if (r.page === "player") current = mountProfile(root, r.id, ctx);
   else if (r.page === "leaderboard") current = mountLeaderboard(root, ctx);
   else current = mountLobby(root, ctx);
@@ -69,6 +81,7 @@ async function route() {
 async function boot() {
   setLang(getLang());
   window.addEventListener("hashchange", route);
+  installRecordDrop(ctx);
   try {
     ctx.player = await api.me();
   } catch (err) {

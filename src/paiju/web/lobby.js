@@ -4,6 +4,7 @@
 import * as api from "./api.js";
 import { t, label } from "./i18n.js";
 import { reasonText } from "./table.js";
+import { recordFileButton } from "./replay.js";
 import { h, toast } from "./ui.js";
 
 // ---------------------------------------------------------------- login
@@ -250,7 +251,7 @@ export function mountLobby(root, ctx) {
       h(
         "main",
         { class: "lobby-main" },
-        h("section", { class: "panel rooms-panel" }, h("div", { class: "panel-head" }, h("h2", {}, t("rooms")), filter, refreshBtn), quickBar, roomList),
+        h("section", { class: "panel rooms-panel" }, h("div", { class: "panel-head" }, h("h2", {}, t("rooms")), filter, refreshBtn, recordFileButton(ctx)), quickBar, roomList),
         h("section", { class: "panel create-panel" }, h("h2", {}, t("create_room")), formBox),
       ),
     ),

@@ -1,6 +1,6 @@
 // A player's page (#/player/{id}) and the leaderboards 排行榜 (#/leaderboard): the record by
 // game and role, titles 游戏等级, ratings, beans 游戏豆 and rating over time as inline SVG
-// charts, and the player's hands with links to their records.
+// charts, and the player's hands with links to their replays and records.
 
 import * as api from "./api.js";
 import { t, label, getLang } from "./i18n.js";
@@ -163,7 +163,7 @@ export function mountProfile(root, id, ctx) {
             h("td", {}, roleName(it.role)),
             h("td", {}, it.scored ? String(it.score) : t("unscored")),
             h("td", {}, String(it.beans)),
-            h("td", {}, h("a", { href: it.record, target: "_blank", rel: "noopener" }, t("hand_n", { n: it.number }))),
+            h("td", { class: "hand-links" }, ...handLinks(it)),
           ),
         ),
       ),
@@ -182,6 +182,19 @@ export function mountProfile(root, id, ctx) {
   }
 
   return lifecycle(render, load, () => (destroyed = true));
+}
+
+// A hand of the list: its replay 牌谱回放 from the player's own seat, and its record as a file.
+function handLinks(it) {
+  const seat = Number.isInteger(it.seat) ? `?seat=${it.seat}` : "";
+  const replay = h(
+    "a",
+    { href: `#/replay/${encodeURIComponent(it.room_id)}/${it.number}${seat}`, "data-testid": "hand-replay", title: t("replay_open") },
+    t("hand_n", { n: it.number }) + " · " + t("replay_short"),
+  );
+  const file = `paiju-${it.room_id}-${it.number}.json`;
+  const record = h("a", { href: it.record, download: file, class: "muted", "data-testid": "hand-record", title: t("record_download") }, t("record_json"));
+  return [replay, " ", record];
 }
 
 // 修改密码: the old password, the new one twice; every other session of the account ends.

@@ -1,6 +1,8 @@
 // The table page: one WebSocket per room (/ws/{room}), the seats around the felt, the
 // trick in the centre, the viewer's hand with the selection interaction of spec §8,
 // decision and play buttons, seat management before a hand, and the score screen.
+// The replay viewer 牌谱回放 (replay.js) draws with the same code: mountTable's `replay`
+// option feeds it frames instead of a socket's updates and puts its controls in the dock.
 
 import * as api from "./api.js";
 import * as C from "./cards.js";
@@ -116,7 +118,18 @@ export function reasonText(code, params, fallback, seatText = null) {
   return fallback || t("reason.illegal");
 }
 
-export function mountTable(root, roomId, ctx) {
+// The replay of a finished hand of a room (the score history links each one).
+export function replayHash(roomId, number, seat = null) {
+  const q = Number.isInteger(seat) ? `?seat=${seat}` : "";
+  return `#/replay/${encodeURIComponent(roomId)}/${number}${q}`;
+}
+
+// `replay`: the replay viewer's hooks — {controls: the element shown in place of the play
+// controls, panels: {name: {title(), body()}} more side panels, shareURL(), back()}. No
+// socket then: replay.js feeds synthetic updates to show(), each with every seat's cards
+// (`hands`), and the hand cannot be selected.
+export function mountTable(root, roomId, ctx, { replay = null } = {}) {
+  const R = replay;
   const S = {
     ws: null,
     destroyed: false,
@@ -134,9 +147,9 @@ export function mountTable(root, roomId, ctx) {
     deadlineAt: null,
     dismissed: new Set(),
     lastMessage: null,
-    autoSit: takeAutoSit(roomId),
+    autoSit: !R && takeAutoSit(roomId),
     direction: localStorage.getItem(DIRECTION_KEY) === "ccw" ? "ccw" : "cw",
-    connState: "connecting",
+    connState: R ? "replay" : "connecting",
     handLayoutWidth: 0,
     buryQueue: [], // Shengji: cards still to bury, one action per update
     buryTurn: null, // the turn the last bury action was sent at
@@ -161,7 +174,7 @@ export function mountTable(root, roomId, ctx) {
   };
 
   // ------------------------------------------------------------ skeleton
-  const page = h("div", { class: "page table-page", "data-testid": "table", "data-room": roomId });
+  const page = h("div", { class: "page table-page" + (R ? " replay-page" : ""), "data-testid": "table", "data-room": roomId || "", "data-mode": R ? "replay" : "live" });
   const topbar = h("header", { class: "topbar table-topbar" });
   const banner = h("div", { class: "banner hidden", "data-testid": "banner" });
   const felt = h("div", { class: "felt" });
@@ -409,7 +422,15 @@ export function mountTable(root, roomId, ctx) {
   };
   const isMyTurn = () => {
     const v = V();
-    return !!v && mySeat() !== null && v.to_act === mySeat();
+    return !R && !!v && mySeat() !== null && v.to_act === mySeat();
+  };
+  // The seat the page calls "you": the viewer's own. A replay is seen from its bottom seat,
+  // which is "you" only when the person watching played there.
+  const selfSeat = () => {
+    if (!R) return mySeat();
+    const me = mySeat();
+    const id = ctx.player ? ctx.player.id : null;
+    return me !== null && id !== null && seatInfo(me).player_id === id ? me : null;
   };
   const legal = () => {
     const v = V();
@@ -429,7 +450,7 @@ export function mountTable(root, roomId, ctx) {
     const prev = S.update;
     S.update = u;
     window.paijuTable = { update: u, tracker: u.tracker || null }; // for the browser tests
-    updateSounds(prev, u);
+    if (!R) updateSounds(prev, u);
     const rd = u.room ? u.room.ready_deadline : null;
     S.readyAt = typeof rd === "number" ? Date.now() + rd * 1000 : null;
     if (u.turn !== prevTurn) {
@@ -441,7 +462,7 @@ export function mountTable(root, roomId, ctx) {
     const hand = v && Array.isArray(v.hand) ? G.sortHand((u.room && u.room.game) || v.game, v.hand, v) : [];
     if (!C.sameHand(hand, S.hand)) {
       // a new hand's cards are dealt in (lightly: a short staggered rise)
-      S.dealAnim = hand.length > S.hand.length + 1 || (prevHandNo !== null && u.room && u.room.hand_number !== prevHandNo);
+      S.dealAnim = !R && (hand.length > S.hand.length + 1 || (prevHandNo !== null && u.room && u.room.hand_number !== prevHandNo));
       S.hand = hand;
       S.raised = [];
       S.anchor = null;
@@ -617,8 +638,9 @@ export function mountTable(root, roomId, ctx) {
 
   function renderTopbar() {
     const r = room();
-    const back = h("button", { class: "small", "data-testid": "back", title: t("back_lobby"), onclick: () => ctx.navigate("#/") }, "‹ ", h("span", { class: "long" }, t("back_lobby")));
-    const share = h("button", { class: "small", "data-testid": "share", title: shareURL() });
+    const backText = R ? t("back") : t("back_lobby");
+    const back = h("button", { class: "small", "data-testid": "back", title: backText, onclick: () => (R ? R.back() : ctx.navigate("#/")) }, "‹ ", h("span", { class: "long" }, backText));
+    const share = h("button", { class: "small", "data-testid": "share", title: shareURL() || "" });
     share.innerHTML = LINK_SVG;
     share.append(h("span", { class: "long" }, t("share")));
     share.addEventListener("click", () => copyShare());
@@ -640,7 +662,7 @@ export function mountTable(root, roomId, ctx) {
       h(
         "div",
         { class: "room-title" },
-        h("span", { class: "room-name" }, r.name || roomId),
+        h("span", { class: "room-name" }, r.name || roomId || ""),
         h(
           "span",
           { class: "muted room-sub" },
@@ -653,7 +675,7 @@ export function mountTable(root, roomId, ctx) {
       mySeat() === null && S.update ? h("span", { class: "chip watching", "data-testid": "watching" }, t("watching")) : null,
       r.spectators ? h("span", { class: "muted small-text long", "data-testid": "spectators" }, t("spectators_n", { n: r.spectators })) : null,
       toolsMenu(),
-      share,
+      shareURL() ? share : null, // a replay of a file has no address to share
       dir,
       ctx.langButton(),
       ].filter(Boolean),
@@ -699,12 +721,14 @@ export function mountTable(root, roomId, ctx) {
       },
       t("sound_label"), // words, not emoji: a machine without an emoji font shows empty boxes
     );
+    const extra = Object.entries((R && R.panels) || {}).map(([name, p]) => tool(`${name}-toggle`, name, p.title()));
     const items = [
       tool("prev-trick", "prev", t("prev_trick"), t("prev_trick") + " (L)"),
       tool("log-toggle", "log", t("hand_log")),
+      ...extra,
       u && u.tracker && mySeat() !== null ? tool("tracker-toggle", "tracker", t("tracker")) : null,
-      u ? tool("phrases-toggle", "phrases", t("phrases")) : null,
-      sound,
+      u && !R ? tool("phrases-toggle", "phrases", t("phrases")) : null,
+      R ? null : sound,
     ].filter(Boolean);
     const more = h(
       "button",
@@ -732,14 +756,17 @@ export function mountTable(root, roomId, ctx) {
 
   // ------------------------------------------------------------ the side panel
   const logHelpers = {
-    seatName: (s) => (s === mySeat() ? t("you") : seatName(s)),
+    seatName: (s) => (s === selfSeat() ? t("you") : seatName(s)),
     actionLabel,
     kindLabel: (type, cards) => kindLabel(type, cards),
   };
 
-  function renderPanel() {
+  function renderPanel(force = false) {
     const v = V();
     const which = S.panel;
+    // a replay's own panel (复盘) is kept up to date in place by replay.js: drawn anew it
+    // would lose its scroll position at every step
+    if (!force && which && R && R.panels && R.panels[which] && panelEl.dataset.panel === which) return;
     panelEl.classList.toggle("hidden", !which);
     panelEl.dataset.panel = which || "";
     if (!which) {
@@ -748,7 +775,12 @@ export function mountTable(root, roomId, ctx) {
     }
     const close = h("button", { class: "small", "data-testid": "panel-close", title: t("close"), onclick: () => togglePanel(null) }, "✕");
     const titles = { log: t("hand_log"), tracker: t("tracker"), prev: t("prev_trick"), phrases: t("phrases") };
-    const body = { log: logPanel, tracker: trackerPanel, prev: prevPanel, phrases: phrasesPanel }[which](v);
+    const bodies = { log: logPanel, tracker: trackerPanel, prev: prevPanel, phrases: phrasesPanel };
+    for (const [name, p] of Object.entries((R && R.panels) || {})) {
+      titles[name] = p.title();
+      bodies[name] = () => p.body();
+    }
+    const body = bodies[which](v);
     panelEl.replaceChildren(h("div", { class: "panel-head" }, h("h3", {}, titles[which]), close), body);
   }
 
@@ -883,6 +915,7 @@ export function mountTable(root, roomId, ctx) {
   }
 
   function shareURL() {
+    if (R) return R.shareURL();
     return `${location.origin}${location.pathname}#/room/${encodeURIComponent(roomId)}`;
   }
 
@@ -1011,7 +1044,7 @@ export function mountTable(root, roomId, ctx) {
     const info = seatInfo(s);
     const r = room();
     const me = mySeat();
-    const empty = !info.player && !info.bot;
+    const empty = !R && !info.player && !info.bot; // a replay's seat is never free to sit at
     const toAct = v && v.to_act === s && v.phase !== "over";
     const teams = G.hasTeams(game());
     const box = h("div", {
@@ -1025,7 +1058,7 @@ export function mountTable(root, roomId, ctx) {
     });
     // name line
     const nameLine = h("div", { class: "seat-name" });
-    if (info.player) {
+    if (info.player && !R) {
       nameLine.append(
         h("span", {
           class: "conn " + (info.connected === false ? "off" : "on"),
@@ -1036,7 +1069,7 @@ export function mountTable(root, roomId, ctx) {
       );
     }
     nameLine.append(h("span", { class: "name-text" }, empty ? t("empty_seat") : seatName(s)));
-    if (s === me) nameLine.append(h("span", { class: "you-mark" }, "(" + t("you") + ")"));
+    if (s === selfSeat()) nameLine.append(h("span", { class: "you-mark" }, "(" + t("you") + ")"));
     box.append(nameLine);
     // badges
     const badges = h("div", { class: "seat-badges" });
@@ -1090,7 +1123,11 @@ export function mountTable(root, roomId, ctx) {
     if (badges.childNodes.length) box.append(badges);
     // seat management (before a hand, or a seat left free)
     const mgmt = h("div", { class: "seat-mgmt" });
-    if (empty && S.update) {
+    if (R) {
+      // a replay: no seat management; every other seat's cards face up (the bottom one's are the hand)
+      const cards = U() && U().hands ? U().hands[s] : null;
+      if (cards && s !== me) box.append(faceUp(s, cards));
+    } else if (empty && S.update) {
       mgmt.append(h("button", { class: "small primary", "data-testid": `sit-${s}`, onclick: () => send({ type: "sit", seat: s }) }, t("sit")));
       if (!playing()) {
         const bots = h("div", { class: "bot-buttons" }, h("span", { class: "muted small-text" }, t("add_bot") + ":"));
@@ -1143,6 +1180,14 @@ export function mountTable(root, roomId, ctx) {
       played,
       bubbleOf(s),
     );
+  }
+
+  // A replay: the cards a seat still holds, face up, small and overlapping (sorted as its own hand would be).
+  function faceUp(s, cards) {
+    const sorted = G.sortHand(game(), cards, V());
+    const box = h("div", { class: "seat-cards", "data-testid": `seat-cards-${s}`, "data-count": String(cards.length), "data-cards": sorted.join(" ") });
+    for (const c of sorted) box.append(C.cardElement(c, { size: "mini" }));
+    return box;
   }
 
   // What the seat said a moment ago (快捷语), as a bubble beside it.
@@ -1205,11 +1250,11 @@ export function mountTable(root, roomId, ctx) {
         lastPlay.append(h("div", { class: "who" }, `${t("last_trick")}: ${seatName(w.seat)}`), C.playElement(w.cards, { size: "small" }));
       }
       if (v.phase === "play" && !trick.length && v.to_act !== null && v.to_act !== undefined) {
-        lastPlay.append(h("div", { class: "muted small-text" }, v.to_act === mySeat() ? t("you_lead") : t("leads", { name: seatName(v.to_act) })));
+        lastPlay.append(h("div", { class: "muted small-text" }, v.to_act === selfSeat() ? t("you_lead") : t("leads", { name: seatName(v.to_act) })));
       }
       centre.append(lastPlay);
     }
-    if (v.phase !== "over" && v.to_act !== null && v.to_act !== undefined && v.to_act !== mySeat()) {
+    if (v.phase !== "over" && v.to_act !== null && v.to_act !== undefined && v.to_act !== selfSeat()) {
       centre.append(h("div", { class: "waiting muted small-text" }, t("waiting_for", { name: seatName(v.to_act) })));
     }
     if (v.phase === "over" && S.dismissed.has(r.hand_number)) {
@@ -1244,7 +1289,7 @@ export function mountTable(root, roomId, ctx) {
 
   // Team of a seat, named from the viewer's side ("Us"/"Them"), else A/B.
   function teamName(team) {
-    const me = mySeat();
+    const me = selfSeat();
     if (me !== null && G.hasTeams(game())) return team === G.teamOf(me) ? t("team_us") : t("team_them");
     return team === 0 ? t("team_a") : t("team_b");
   }
@@ -1372,7 +1417,7 @@ export function mountTable(root, roomId, ctx) {
         centre.append(h("div", { class: "muted small-text", "data-testid": "last-trick" }, t("last_trick_won", { name: seatName(lt.winner), n: lt.points })));
       }
       if (v.phase === "play" && !(v.trick || []).length && v.to_act !== null && v.to_act !== undefined) {
-        centre.append(h("div", { class: "muted small-text" }, v.to_act === mySeat() ? t("prompt_play_lead") : t("leads", { name: seatName(v.to_act) })));
+        centre.append(h("div", { class: "muted small-text" }, v.to_act === selfSeat() ? t("prompt_play_lead") : t("leads", { name: seatName(v.to_act) })));
       }
     }
     if (v.phase === "over" && v.kitty) {
@@ -1413,7 +1458,7 @@ export function mountTable(root, roomId, ctx) {
         if (prev && prev.leader !== undefined && prev.leader !== prev.winner) {
           lastPlay.append(h("div", { class: "chip mult", "data-testid": "jiefeng" }, t("jiefeng", { name: seatName(prev.leader) })));
         } else {
-          lastPlay.append(h("div", { class: "muted small-text" }, v.to_act === mySeat() ? t("prompt_play_lead") : t("leads", { name: seatName(v.to_act) })));
+          lastPlay.append(h("div", { class: "muted small-text" }, v.to_act === selfSeat() ? t("prompt_play_lead") : t("leads", { name: seatName(v.to_act) })));
         }
       }
       centre.append(lastPlay);
@@ -1433,7 +1478,7 @@ export function mountTable(root, roomId, ctx) {
 
   function centreTail(centre, v) {
     const r = room();
-    if (v.phase !== "over" && v.to_act !== null && v.to_act !== undefined && v.to_act !== mySeat()) {
+    if (v.phase !== "over" && v.to_act !== null && v.to_act !== undefined && v.to_act !== selfSeat()) {
       centre.append(h("div", { class: "waiting muted small-text" }, t("waiting_for", { name: seatName(v.to_act) })));
     }
     if (v.phase === "over" && S.dismissed.has(r.hand_number)) {
@@ -1448,7 +1493,7 @@ export function mountTable(root, roomId, ctx) {
     const r = room();
     const me = mySeat();
     const allTaken = (r.seats || []).length > 0 && (r.seats || []).every((s) => s.player || s.bot);
-    const next = me !== null && allTaken && r.status !== "playing" ? readyButton("next-hand", "primary big") : null;
+    const next = !R && me !== null && allTaken && r.status !== "playing" ? readyButton("next-hand", "primary big") : null;
     const close = h("button", { class: "small", "data-testid": "close-scores", onclick: () => (S.dismissed.add(r.hand_number), render()) }, t("close"));
     return h(
       "div",
@@ -1483,7 +1528,7 @@ export function mountTable(root, roomId, ctx) {
   // "You won · your side won" (or lost / drew), or why the hand is not scored.
   function resultLine(v, sideOf) {
     const e = handEntry();
-    const me = mySeat();
+    const me = selfSeat();
     if (e && e.scored === false) {
       const why = t("unscored_" + (e.unscored_reason || "all_hosted"));
       const attrs = { class: "result-line unscored", "data-testid": "result-line", "data-result": "unscored" };
@@ -1634,7 +1679,7 @@ export function mountTable(root, roomId, ctx) {
   }
 
   function skResult(team, result) {
-    const me = mySeat();
+    const me = selfSeat();
     if (me === null) return t("sk_result", { team: teamName(team), result });
     return t(team === G.teamOf(me) ? "sk_result_us" : "sk_result_them", { result });
   }
@@ -1672,7 +1717,7 @@ export function mountTable(root, roomId, ctx) {
       d && typeof d === "object" && d.result
         ? h("div", { class: "mults chips", "data-testid": "score-detail" }, factorChip(d.result, `${t("result_" + d.result)} ×${d.factor ?? 1}`))
         : null;
-    return scoresFrame(resultLine(v, teamSide), result, factor, table, order, match, handsLeft(v));
+    return scoresFrame(resultLine(v, teamSide), result, factor, table, order, R ? null : match, handsLeft(v)); // a replay knows the hand, not the match
   }
 
   function renderScores(v) {
@@ -1761,9 +1806,15 @@ export function mountTable(root, roomId, ctx) {
     const rowOf = (hd) => (Array.isArray(hd) ? hd : hd && (hd.scores || hd.points)) || [];
     const head = h("tr", {}, h("th", {}, "#"));
     for (let s = 0; s < n; s++) head.append(h("th", {}, seatName(s)));
-    const body = hands.map((hd, i) =>
-      h("tr", {}, h("td", {}, String((hd && (hd.number || hd.hand)) || i + 1) + (hd && hd.scored === false ? " *" : "")), ...rowOf(hd).slice(0, n).map((x) => h("td", { class: "num" }, String(x)))),
-    );
+    // each finished hand's number opens its replay 牌谱回放, from the viewer's seat
+    const numberCell = (hd, i) => {
+      const num = (hd && (hd.number || hd.hand)) || i + 1;
+      const text = String(num) + (hd && hd.scored === false ? " *" : "");
+      if (R || !roomId) return h("td", {}, text);
+      const link = h("a", { href: replayHash(roomId, num, mySeat()), "data-testid": "history-replay", "data-hand": String(num), title: t("replay_open") }, text);
+      return h("td", {}, link);
+    };
+    const body = hands.map((hd, i) => h("tr", {}, numberCell(hd, i), ...rowOf(hd).slice(0, n).map((x) => h("td", { class: "num" }, String(x)))));
     const note = hands.some((hd) => hd && hd.scored === false) ? h("div", { class: "muted small-text" }, t("not_scored_mark")) : null;
     return h(
       "details",
@@ -1775,6 +1826,11 @@ export function mountTable(root, roomId, ctx) {
   }
 
   function renderControls() {
+    if (R) {
+      // a replay: its own controls (replay.js) where the play controls are
+      if (R.controls.parentNode !== controls) controls.replaceChildren(R.controls);
+      return;
+    }
     const v = V();
     const r = room();
     const me = mySeat();
@@ -2089,6 +2145,7 @@ export function mountTable(root, roomId, ctx) {
       rowEls.push(row);
     }
     handEl.replaceChildren(...rowEls);
+    handEl.classList.toggle("readonly", !!R);
     handEl.classList.toggle("dealing", !!S.dealAnim);
     if (S.dealAnim) {
       handEl.querySelectorAll(".hand-card").forEach((el, i) => el.style.setProperty("--deal-i", String(Math.min(i, 40))));
@@ -2140,7 +2197,7 @@ export function mountTable(root, roomId, ctx) {
 
   // pointer: click / Ctrl+click / press-and-drag on the cards
   handEl.addEventListener("pointerdown", (e) => {
-    if (e.button !== 0) return;
+    if (e.button !== 0 || R) return; // a replay's hand is only shown
     const card = e.target.closest(".hand-card");
     if (!card) return;
     e.preventDefault();
@@ -2211,6 +2268,7 @@ export function mountTable(root, roomId, ctx) {
       return;
     }
     if (S.lastPointerType === "touch" || S.lastPointerType === "pen") return; // a long press is not a right-click
+    if (R) return;
     const v = V();
     if (!v || !isMyTurn()) return;
     if (v.phase === "bury" && S.raised.length) {
@@ -2236,8 +2294,8 @@ export function mountTable(root, roomId, ctx) {
   };
   window.addEventListener("resize", onResize);
 
-  // countdown
-  S.tickTimer = setInterval(() => {
+  // countdown (a replay has no clock)
+  if (!R) S.tickTimer = setInterval(() => {
     const el = felt.querySelector('[data-testid="timer"]');
     if (el) {
       el.textContent = timerText();
@@ -2272,25 +2330,29 @@ export function mountTable(root, roomId, ctx) {
   renderTopbar();
   renderBanner();
   renderControls();
-  api
-    .room(roomId)
-    .then((r) => {
-      if (S.destroyed) return;
-      if (!S.update && r) {
-        // show the room while the socket connects
-        S.update = { room: r.room || r, seat: null, turn: 0, view: null, deadline: null };
-        render();
-        S.update = null;
-      }
-    })
-    .catch((err) => {
-      if (err && err.status === 404) {
-        clearTimeout(S.retryTimer);
-        if (S.ws) S.ws.close();
-        showNotFound();
-      }
-    });
-  connect();
+  if (!R) startLive();
+
+  function startLive() {
+    api
+      .room(roomId)
+      .then((r) => {
+        if (S.destroyed) return;
+        if (!S.update && r) {
+          // show the room while the socket connects
+          S.update = { room: r.room || r, seat: null, turn: 0, view: null, deadline: null };
+          render();
+          S.update = null;
+        }
+      })
+      .catch((err) => {
+        if (err && err.status === 404) {
+          clearTimeout(S.retryTimer);
+          if (S.ws) S.ws.close();
+          showNotFound();
+        }
+      });
+    connect();
+  }
 
   return {
     destroy() {
@@ -2313,7 +2375,15 @@ export function mountTable(root, roomId, ctx) {
     rerender() {
       render();
       renderHand();
-      renderPanel();
+      renderPanel(true);
     },
+    // the replay viewer: show a frame (an update as the socket would send it, with `hands`)
+    show(u) {
+      onUpdate(u);
+    },
+    openPanel(name) {
+      if (S.panel !== name) togglePanel(name);
+    },
+    page,
   };
 }
