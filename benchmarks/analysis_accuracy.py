@@ -1,8 +1,9 @@
 """How well the 复盘 analysis (``paiju.analysis``) tells bad play from good.
 
-In each hand one seat is played by the ``random`` bot and the others by the ``heuristic``
-bot; the analysis then judges the random seat's decisions and those of the heuristic seat
-after it, from each seat's own information (worlds sampled from its view), with the same
+In each hand one side is played by the ``random`` bot and the other by the ``heuristic``
+bot (:func:`random_side`: a partnership in Shengji and Shuangkou; in Baohuang the emperor's
+side or the rebels, alternately); the analysis then judges the decisions of one seat of
+each side, from that seat's own information (worlds sampled from its view), with the same
 budget. An analysis worth reading marks far more of the random seat's decisions
 (疑问手 or 失误) than of the heuristic's. Reported per game and side: decisions judged, the
 share marked (with a 95 % Wilson interval), the share marked 失误, the mean estimated loss
@@ -30,11 +31,23 @@ from paiju.bots import make_bot
 GAMES = ("baohuang", "shengji", "shuangkou")
 
 
-def hand(game: str, seed: int, random_seat: int) -> dict[str, Any]:
-    """A hand with ``random_seat`` played by ``random`` and every other seat by ``heuristic``."""
+def random_side(game: str, seed: int, h: int) -> list[int]:
+    """The seats of the side ``random`` plays in hand ``h``: a partnership in Shengji and
+    Shuangkou (alternately), in Baohuang alternately the emperor's side (the seats dealt
+    the emperor card 皇牌 and the guard card 保子 — one seat when both went to one) and the
+    rebels (every other seat)."""
+    g = paiju.new_game(game, seed=seed)
+    if game != "baohuang":
+        return [h % 2, h % 2 + 2]
+    crown = [s for s in range(g.num_players) if any(c.endswith("*") for c in g.view(s)["hand"])]
+    return crown if h % 2 == 0 else [s for s in range(g.num_players) if s not in crown]
+
+
+def hand(game: str, seed: int, random_seats: list[int]) -> dict[str, Any]:
+    """A hand with ``random_seats`` played by ``random`` and every other seat by ``heuristic``."""
     g = paiju.new_game(game, seed=seed)
     bots = [
-        make_bot("random" if s == random_seat else "heuristic", game=game, seed=seed + s) for s in range(g.num_players)
+        make_bot("random" if s in random_seats else "heuristic", game=game, seed=seed + s) for s in range(g.num_players)
     ]
     while not g.is_over:
         s = g.to_act
@@ -71,15 +84,22 @@ def side_row(game: str, side: str, decisions: list[dict[str, Any]]) -> dict[str,
     }
 
 
-def bench_game(game: str, hands: int, seconds: float, executor: Executor | None = None) -> list[dict[str, Any]]:
+def bench_game(
+    game: str, hands: int, seconds: float, executor: Executor | None = None, keep: list[Any] | None = None
+) -> list[dict[str, Any]]:
+    """Both sides' rows of ``game``; ``keep`` collects every judged decision (with its side)."""
     sides: dict[str, list[dict[str, Any]]] = {"random": [], "heuristic": []}
     for h in range(hands):
         n = paiju.new_game(game, seed=0).num_players
-        r = h % n
-        record = hand(game, 700 + h, r)
-        for side, seat in (("random", r), ("heuristic", (r + 1) % n)):
+        randoms = random_side(game, 700 + h, h)
+        others = [s for s in range(n) if s not in randoms]
+        record = hand(game, 700 + h, randoms)
+        # one seat of each side, a different one from hand to hand
+        for side, seat in (("random", randoms[h // 2 % len(randoms)]), ("heuristic", others[h // 2 % len(others)])):
             a = analyze(record, seat, seconds=seconds, double_dummy=True, seed=h, executor=executor)
             sides[side] += a["decisions"]
+            if keep is not None:
+                keep += [{"game": game, "side": side, "hand": h, **d} for d in a["decisions"]]
     return [side_row(game, side, ds) for side, ds in sides.items()]
 
 
@@ -89,19 +109,18 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=0.25, help="search budget per decision")
     ap.add_argument("--workers", type=int, default=2, help="processes judging decisions")
     ap.add_argument("--games", default=",".join(GAMES))
-    ap.add_argument("--json", default=None, help="write the rows to this file")
+    ap.add_argument("--json", default=None, help="write the rows (and every judged decision) to this file")
     a = ap.parse_args()
     rows: list[dict[str, Any]] = []
+    decisions: list[Any] = []
     t0 = time.perf_counter()
     with ProcessPoolExecutor(a.workers) as pool:
         for game in a.games.split(","):
-            rows += bench_game(game, a.hands, a.seconds, pool)
+            rows += bench_game(game, a.hands, a.seconds, pool, decisions)
     took = time.perf_counter() - t0
     print(f"{a.hands} hands per game, {a.seconds:g} s per decision, {a.workers} workers, {took:.0f} s in all")
-    print(
-        f"{'game':10} {'side':9} {'decisions':>9} {'marked':>7} {'95% interval':>15} {'失误':>6} {'loss/dec':>8} "
-        f"{'dd marked':>9} {'worlds':>6}"
-    )
+    head = ("game", "side", "decisions", "marked", "95% interval", "失误", "loss/dec", "dd marked", "worlds")
+    print("{:10} {:9} {:>9} {:>7} {:>15} {:>6} {:>8} {:>9} {:>6}".format(*head))
     for r in rows:
         interval = f"{r['marked_low']:.1%}–{r['marked_high']:.1%}"
         print(
@@ -111,7 +130,7 @@ def main() -> None:
     if a.json:
         meta = {"hands": a.hands, "seconds": a.seconds, "workers": a.workers, "python": platform.python_version()}
         with open(a.json, "w", encoding="utf-8") as f:
-            json.dump({"meta": meta, "rows": rows}, f, indent=1)
+            json.dump({"meta": meta, "rows": rows, "decisions": decisions}, f, indent=1)
 
 
 if __name__ == "__main__":
