@@ -68,6 +68,7 @@ class HallServer:
             "--db", f"sqlite:///{self.db}",
             "--bot-delay", str(self.bot_delay),
             "--rate", "1000",
+            "--replays-per-minute", "100000",  # every page of the suite comes from one address
             *self.args,
         ]  # fmt: skip
         with open(self.log, "ab") as log:

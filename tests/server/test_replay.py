@@ -116,3 +116,18 @@ def test_a_record_sent_by_the_page_is_replayed(hall: Hall) -> None:
         assert r.status_code == 400 and r.json()["code"] == "bad_seat"
         r = c.post("/api/replay", content=b"not json", headers={"content-type": "application/json"})
         assert r.status_code == 400
+
+
+def test_replays_made_anew_are_limited_per_address(make_server: Any, tmp_path: Any) -> None:
+    """Each replay made anew is CPU of the hall's: a few a minute per address; a replay
+    already made (cached) is served whatever the count."""
+    server = make_server(db=tmp_path / "r.db", limits={"replays_per_minute": 4})
+    hall = Hall(server)
+    rid, record = play_hand(hall, "greedy viewer")
+    codes = [frames_of(hall, f"/api/rooms/{rid}/hands/1/replay?seat={s}").status_code for s in range(5)]
+    assert codes == [200, 200, 429, 429, 429]  # a burst of two (half a minute's worth)
+    r = frames_of(hall, f"/api/rooms/{rid}/hands/1/replay?seat=4")
+    assert r.status_code == 429 and r.json()["code"] == "too_many_replays"
+    assert frames_of(hall, f"/api/rooms/{rid}/hands/1/replay?seat=0").status_code == 200  # cached
+    with hall.http() as c:
+        assert c.post("/api/replay", json=record).status_code == 429

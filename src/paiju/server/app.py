@@ -485,6 +485,12 @@ def create_app(
         data = await hand_record(req.path_params["room"], req.path_params["number"])
         return Response(data, media_type="application/json")
 
+    def replay_allowed(req: Request) -> None:
+        """A replay made anew costs the hall tens of milliseconds of CPU: so many a minute per address."""
+        if not hall().throttle.replay(req.client.host if req.client else "?"):
+            why = IllegalAction("too many replays: try again in a minute", code="too_many_replays")
+            raise HttpError(429, str(why), why)
+
     def _seat_param(req: Request) -> int:
         try:
             return int(req.query_params.get("seat", "0"))
@@ -504,6 +510,7 @@ def create_app(
         data = hall().frames_bytes(key)
         if data is None:
             record = orjson.loads(await hand_record(rid, n))
+            replay_allowed(req)
             names = await asyncio.to_thread(hall().store.hand_seats, rid, n)
             table = hall().tables.get(rid)
             room = {"id": rid, "name": table.name if table else await asyncio.to_thread(_room_name, rid)}
@@ -518,6 +525,7 @@ def create_app(
         """The frames of a record sent by the page (a record file dropped on it)."""
         same_origin(req)
         body = await _json_body(req, limits.body_bytes, checked=False)
+        replay_allowed(req)
         try:
             data = await asyncio.to_thread(_encoded_frames, body, _seat_param(req), None)
         except IllegalAction as e:

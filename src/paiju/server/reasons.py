@@ -38,6 +38,7 @@ _hall_reasons(
     too_few_beans="this room needs {min} beans to sit; you have {beans}",
     no_relief="relief is given once a day to a balance under {below}",
     # replays and analysis (replays.py, analysis_jobs.py)
+    too_many_replays="too many replays: try again in a minute",
     analysis_busy="the hall is analysing {jobs} hands already: try again in a minute",
     analysis_yours="your analysis of another hand is still running: wait for it to finish",
     bad_own_multiplier="your own multiplier is 1 to 4, set between hands in a room that allows it",

@@ -36,6 +36,7 @@ class Limits:
     archive_after: float = 1800.0  # seconds a room may have no person before it is closed and archived
     say_gap: float = 2.0  # seconds between two quick phrases or chat lines of one connection
     say_per_minute: int = 10  # quick phrases or chat lines of one connection per minute
+    replays_per_minute: float = 30.0  # replays made anew (not from the cache) per address
 
     @classmethod
     def names(cls) -> list[str]:
@@ -74,6 +75,7 @@ class Throttle:
         self._players: dict[int, Bucket] = {}
         self._addresses: dict[str, Bucket] = {}
         self._rooms: dict[int, Bucket] = {}
+        self._replays: dict[str, Bucket] = {}
         self.conns_of_player: defaultdict[int, int] = defaultdict(int)
         self.conns_of_address: defaultdict[str, int] = defaultdict(int)
         self._swept = time.monotonic()
@@ -97,6 +99,11 @@ class Throttle:
         rate = self.limits.rooms_per_minute / 60
         return self._bucket(self._rooms, player, rate, max(1.0, self.limits.rooms_per_minute / 2)).take()
 
+    def replay(self, address: str) -> bool:
+        """May this address have one more replay made (a hand's frames: CPU of the hall's)?"""
+        rate = self.limits.replays_per_minute / 60
+        return self._bucket(self._replays, address, rate, max(1.0, self.limits.replays_per_minute / 2)).take()
+
     def connect(self, player: int, address: str) -> str | None:
         """Count a new connection, or say why it is refused."""
         lim = self.limits
@@ -119,7 +126,7 @@ class Throttle:
     def _sweep(self, now: float) -> None:
         """Forget full buckets: memory stays bounded by the visitors of the last minute."""
         self._swept = now
-        tables: list[dict[Any, Bucket]] = [self._players, self._addresses, self._rooms]
+        tables: list[dict[Any, Bucket]] = [self._players, self._addresses, self._rooms, self._replays]
         for table in tables:
             for key in [k for k, b in table.items() if b.idle(now)]:
                 del table[key]
