@@ -875,6 +875,7 @@ def serve(
     relief: int = typer.Option(500, help="the beans of one relief 救济"),
     analysis_budget: float = typer.Option(1.0, help="seconds of search per decision of a 复盘 analysis"),
     analysis_jobs: int = typer.Option(4, help="复盘 analyses waiting or running at once (one per player)"),
+    analysis_workers: int = typer.Option(1, help="processes 复盘 analyses run in (one analysis each)"),
     limit: list[str] = typer.Option(  # noqa: B008
         [],
         help=LIMIT_HELP,
@@ -887,8 +888,8 @@ def serve(
     from paiju.server.app import serve as run_server
     from paiju.server.settlement import BeanSettings
 
-    if analysis_budget <= 0 or analysis_jobs < 1:
-        _fail("--analysis-budget must be above 0 and --analysis-jobs at least 1")
+    if analysis_budget <= 0 or analysis_jobs < 1 or analysis_workers < 1:
+        _fail("--analysis-budget must be above 0, --analysis-jobs and --analysis-workers at least 1")
     values: dict[str, Any] = {"rate": rate, "ready_timeout": ready_timeout, "archive_after": archive_after}
     defaults = Limits()
     for item in limit:
@@ -914,7 +915,7 @@ def serve(
         deal_final_window=deal_final_window,
         bot_workers=bot_workers,
         beans=BeanSettings(start_beans, relief_below, relief),
-        analysis=AnalysisSettings(budget=analysis_budget, jobs=analysis_jobs),
+        analysis=AnalysisSettings(budget=analysis_budget, jobs=analysis_jobs, workers=analysis_workers),
     )
 
 

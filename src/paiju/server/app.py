@@ -794,6 +794,7 @@ if __name__ == "__main__":
     ap.add_argument("--relief", type=int, default=BeanSettings.relief, help="beans of one 救济 (once a day)")
     ap.add_argument("--analysis-budget", type=float, default=AnalysisSettings.budget, help="复盘 seconds per decision")
     ap.add_argument("--analysis-jobs", type=int, default=AnalysisSettings.jobs, help="复盘 analyses at once")
+    ap.add_argument("--analysis-workers", type=int, default=AnalysisSettings.workers, help="复盘 worker processes")
     limit_arguments(ap)
     a = ap.parse_args()
     chosen = Limits(**{name: getattr(a, name) for name in Limits.names()})
@@ -810,5 +811,5 @@ if __name__ == "__main__":
         deal_final_window=a.deal_final_window,
         bot_workers=a.bot_workers,
         beans=BeanSettings(a.start_beans, a.relief_below, a.relief),
-        analysis=AnalysisSettings(budget=a.analysis_budget, jobs=a.analysis_jobs),
+        analysis=AnalysisSettings(budget=a.analysis_budget, jobs=a.analysis_jobs, workers=a.analysis_workers),
     )
