@@ -58,6 +58,7 @@ from paiju.bots.search import (
     MAX_WORLDS,
     ROLLOUTS,
     final_score,
+    mean_se,
     play_outs,
     sampled_worlds,
 )
@@ -96,23 +97,12 @@ once to measure its loss on fresh worlds — and a verdict still open then (a lo
 enough to mark, not yet two standard errors sure) is measured longer, up to this many
 times the budget in all."""
 SURE = 2.0
-"""A loss is marked only when it is at least this many standard errors above zero (the
-best of up to six candidates is picked on the same worlds, so one standard error would
-mark noise about one decision in six)."""
+"""A loss is marked only when it is at least this many standard errors above zero (one
+standard error would mark noise about one decision in six)."""
 MIN_WORLDS = 8
 """Nor from fewer worlds: a standard error from a handful of worlds is itself a guess."""
 
 Progress = Callable[[int, int], None]
-
-
-def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
-    """Mean and standard error (0 for fewer than two values)."""
-    n = len(xs)
-    mean = sum(xs) / n
-    if n < 2:
-        return mean, 0.0
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return mean, (var / n) ** 0.5
 
 
 def mark_of(game: str, loss: float, se: float | None, worlds: int = MIN_WORLDS) -> str | None:
@@ -195,7 +185,7 @@ def analyze_decision(
     source = sampled_worlds(name, view, rng)
     # 1. choose: every candidate on the same worlds; the best mean is the challenger
     chosen = play_outs(source, cands, seat, rollout, seconds, worlds, value)
-    ests = [_mean_se(row) for row in chosen]
+    ests = [mean_se(row) for row in chosen]
     challenger = max(range(len(cands)), key=lambda i: (ests[i][0], i == 0))
     taken_est, best_est, best = ests[0], ests[0], 0
     loss = loss_se = 0.0
@@ -207,15 +197,15 @@ def analyze_decision(
         # looked at again and again until it says "sure" would be sure too often)
         pair = [cands[0], cands[challenger]]
         duel = play_outs(source, pair, seat, rollout, seconds, worlds, value)
-        gain = _mean_se([b - t for t, b in zip(duel[0], duel[1], strict=True)])
+        gain = mean_se([b - t for t, b in zip(duel[0], duel[1], strict=True)])
         if _open(name, gain[0], gain[1], len(duel[0])) and extend > 2:
             more = play_outs(source, pair, seat, rollout, seconds * (extend - 2), worlds - len(duel[0]), value)
             duel = [duel[0] + more[0], duel[1] + more[1]]
-            gain = _mean_se([b - t for t, b in zip(duel[0], duel[1], strict=True)])
+            gain = mean_se([b - t for t, b in zip(duel[0], duel[1], strict=True)])
         measured = len(duel[0])
-        taken_est = _mean_se(duel[0])
+        taken_est = mean_se(duel[0])
         if gain[0] > 0:  # the challenger held up: it is the better play, by this much
-            best, best_est, (loss, loss_se) = challenger, _mean_se(duel[1]), gain
+            best, best_est, (loss, loss_se) = challenger, mean_se(duel[1]), gain
         else:  # it did not: the action taken was as good as any found
             best_est, loss_se = taken_est, gain[1]
     out: dict[str, Any] = {
@@ -289,10 +279,10 @@ def analyze(
     judgments: list[dict[str, Any]] = []
     unsampled: list[int] = []
     if executor is None:
-        results: Any = (judge_or_none(analyze_decision, record, seat, s, kw) for s in steps)
+        results: Any = (judge_or_none(record, seat, s, kw) for s in steps)
     else:
         futures: list[Future[dict[str, Any] | None]] = [
-            executor.submit(judge_or_none, analyze_decision, dict(record), seat, s, kw) for s in steps
+            executor.submit(judge_or_none, dict(record), seat, s, kw) for s in steps
         ]
         results = (f.result() for f in futures)
     for s, d in zip(steps, results, strict=True):
@@ -305,13 +295,11 @@ def analyze(
     return assemble(record, seat, judgments, listed, seconds=seconds, double_dummy=double_dummy, unsampled=unsampled)
 
 
-def judge_or_none(
-    judge: Callable[..., dict[str, Any]], record: Mapping[str, Any], seat: int, step: int, kw: Mapping[str, Any]
-) -> dict[str, Any] | None:
-    """``judge``'s answer, or None when no world of the seat's view can be built (none is
-    known in a consistent view; the decision is then listed as not analysed)."""
+def judge_or_none(record: Mapping[str, Any], seat: int, step: int, kw: Mapping[str, Any]) -> dict[str, Any] | None:
+    """:func:`analyze_decision`'s answer, or None when no world of the seat's view can be
+    built (none is known in a consistent view; the decision is then listed as not analysed)."""
     try:
-        return judge(record, seat, step, **kw)
+        return analyze_decision(record, seat, step, **kw)
     except IllegalAction as e:
         if getattr(e, "code", None) == "cannot_sample":
             return None

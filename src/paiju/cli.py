@@ -788,8 +788,13 @@ def analyze(
     if budget <= 0 or worlds < 1 or workers < 1:
         _fail("--budget must be above 0, --worlds and --workers at least 1")
     console = _console()
-    columns: list[Any] = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
-    columns.append(TimeRemainingColumn())
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    ]
     try:
         with Progress(*columns, console=_console(stderr=True), transient=True) as bar:
             task = bar.add_task(f"seat {seat}'s decisions", total=None)

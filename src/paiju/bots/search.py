@@ -191,6 +191,20 @@ def play_outs(
     return scores
 
 
+def mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the mean (0 for fewer than two values).
+
+    >>> mean_se([1.0, 1.0, 1.0, 0.0])
+    (0.75, 0.25)
+    """
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, (var / n) ** 0.5
+
+
 def _lower_bound(gains: Sequence[float], z: float) -> float:
     """Mean less ``z`` standard errors of the paired gains, with one prior world added in
     which the candidate gains nothing: three worlds that all say +1 are not certainty.
@@ -200,11 +214,8 @@ def _lower_bound(gains: Sequence[float], z: float) -> float:
     >>> _lower_bound([1.0, 1.0, 1.0], 1.0)
     0.5
     """
-    g = [*gains, 0.0]
-    n = len(g)
-    mean = sum(g) / n
-    var = sum((x - mean) ** 2 for x in g) / (n - 1)
-    return mean - z * (var / n) ** 0.5
+    mean, se = mean_se([*gains, 0.0])
+    return mean - z * se
 
 
 # ---------------------------------------------------------------------- Baohuang

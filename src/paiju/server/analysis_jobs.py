@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections.abc import Mapping
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from typing import Any
 from paiju import analysis
 from paiju.errors import IllegalAction
 from paiju.server import store as db
-from paiju.server.bot_pool import hall_cpus, init_worker
+from paiju.server.bot_pool import spawn_workers
 from paiju.server.writer import Write
 
 log = logging.getLogger("paiju.analysis")
@@ -71,12 +70,7 @@ class Analyses:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                max(1, self.settings.workers),
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=init_worker,
-                initargs=(hall_cpus(),),
-            )
+            self._executor = spawn_workers(max(1, self.settings.workers))
         return self._executor
 
     async def state(self, key: Key) -> dict[str, Any]:
@@ -116,14 +110,8 @@ class Analyses:
                 judged: list[dict[str, Any]] = []
                 unsampled: list[int] = []
                 for step in (s["step"] for s in listed if s["why"] is None):
-                    fut = self._pool().submit(
-                        analysis.judge_or_none,
-                        analysis.analyze_decision,
-                        record,
-                        seat,
-                        step,
-                        {"seconds": budget, "double_dummy": True},
-                    )
+                    kw = {"seconds": budget, "double_dummy": True}
+                    fut = self._pool().submit(analysis.judge_or_none, record, seat, step, kw)
                     d = await asyncio.wrap_future(fut)
                     if d is None:
                         unsampled.append(step)
@@ -153,10 +141,6 @@ class Analyses:
         pool, self._executor = self._executor, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
-
-    def worker_pids(self) -> list[int]:
-        ex = self._executor
-        return [p.pid for p in (getattr(ex, "_processes", None) or {}).values() if p.pid] if ex else []
 
     async def close(self) -> None:
         for job in list(self.jobs.values()):

@@ -487,7 +487,7 @@ def create_app(
 
     def replay_allowed(req: Request) -> None:
         """A replay made anew costs the hall tens of milliseconds of CPU: so many a minute per address."""
-        if not hall().throttle.replay(req.client.host if req.client else "?"):
+        if not hall().throttle.replay(_address(req)):
             why = IllegalAction("too many replays: try again in a minute", code="too_many_replays")
             raise HttpError(429, str(why), why)
 
@@ -532,13 +532,10 @@ def create_app(
             return _error(str(e), e=e)
         return _frames_answer(req, data)
 
-    def _analysis_key(req: Request) -> tuple[str, int, int]:
-        return (req.path_params["room"], req.path_params["number"], _seat_param(req))
-
     async def api_analysis(req: Request) -> Response:
         """复盘 of one seat of a finished hand: GET its state (progress, or the analysis once
         made); POST starts it (a player's own request; the hall's budget)."""
-        rid, n, seat = key = _analysis_key(req)
+        rid, n, seat = key = (req.path_params["room"], req.path_params["number"], _seat_param(req))
         record = orjson.loads(await hand_record(rid, n))  # finished hands only (404 otherwise)
         if req.method == "GET":
             return JSONResponse(await hall().analyses.state(key))

@@ -142,6 +142,14 @@ def hall_cpus() -> frozenset[int]:
     return mine if len(mine) < (os.cpu_count() or 1) else frozenset()
 
 
+def spawn_workers(workers: int) -> ProcessPoolExecutor:
+    """``workers`` processes started with ``spawn``, idle-scheduled and off a pinned hall's
+    CPUs (:func:`init_worker`): for the 最强 bots here and the 复盘 analyses."""
+    return ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=init_worker, initargs=(hall_cpus(),)
+    )
+
+
 class BotPool:
     """``workers`` processes answering bots' questions (none: every question fails at once)."""
 
@@ -160,12 +168,7 @@ class BotPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=init_worker,
-                initargs=(hall_cpus(),),
-            )
+            self._executor = spawn_workers(self.workers)
             self._answered = False
         return self._executor
 

@@ -67,7 +67,7 @@ def frames(record: dict[str, Any], seat: int, *, seats: list[dict[str, Any]] | N
             "actor": actor,
             "action": None if action is None else str(action),
             "lead": step > 0 and _lead(view, action),
-            "hands": [game.view(s)["hand"] for s in range(n)],
+            "hands": [[str(c) for c in game.hand(s)] for s in range(n)],
         }
         events = view.get("events")
         if isinstance(events, list):
