@@ -3,18 +3,13 @@ reports both sides of every game. No timing or rate assertions."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "analysis_accuracy.py"
+from project_scripts import ROOT, load_script
 
 
-def _load():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("bench_analysis", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _load() -> ModuleType:
+    return load_script(ROOT / "benchmarks" / "analysis_accuracy.py", "bench_analysis")
 
 
 def test_the_accuracy_benchmark_reports_both_sides() -> None:

@@ -3,14 +3,14 @@ positive numbers. No timing assertions — speed is measured by the script, not 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from project_scripts import load_script
 
 ENGINE = Path(__file__).resolve().parents[1] / "benchmarks" / "engine.py"
 
@@ -41,11 +41,7 @@ FIGURES = (
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paiju_benchmarks_engine", ENGINE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
+    module = load_script(ENGINE, "paiju_benchmarks_engine")
     return module
 
 

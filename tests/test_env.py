@@ -4,7 +4,6 @@ seeds, no leak of hidden cards through observations, whole hands."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 import random
 import re
 import subprocess
@@ -16,6 +15,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
+from project_scripts import load_script
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
@@ -306,12 +307,7 @@ def test_docs_tables_match_the_encoders() -> None:
 
 
 def _load(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(path.stem + "_under_test", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(path)
 
 
 def test_example_and_benchmark_run() -> None:

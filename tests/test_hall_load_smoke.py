@@ -4,25 +4,21 @@ No timing assertions — speed is measured by the script, not by tests."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import threading
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from project_scripts import load_script
+
 HALL_LOAD = Path(__file__).resolve().parents[1] / "benchmarks" / "hall_load.py"
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paiju_benchmarks_hall_load", HALL_LOAD)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
+    module = load_script(HALL_LOAD, "paiju_benchmarks_hall_load")
     return module
 
 

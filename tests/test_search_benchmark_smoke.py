@@ -3,20 +3,15 @@ and searched decisions for every game. No timing assertions."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "search.py"
+from project_scripts import ROOT, load_script
 
 
-def _load():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("bench_search", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _load() -> ModuleType:
+    return load_script(ROOT / "benchmarks" / "search.py", "bench_search")
 
 
 @pytest.mark.parametrize("game", ["baohuang", "shengji", "shuangkou"])

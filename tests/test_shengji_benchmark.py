@@ -3,21 +3,17 @@ positive numbers. No timing assertions — speed is measured by the script, not 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+
+from project_scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "engine_shengji.py"
 
 
 def test_benchmark_smoke(capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("paiju_benchmarks_engine_shengji", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    module = load_script(SCRIPT, "paiju_benchmarks_engine_shengji")
     results = module.main(["--smoke", "--no-pin", "--decks", "1,3"])
     assert [r.decks for r in results] == [1, 3]
     assert all(r.hands_per_s > 0 and r.decisions_per_s > 0 and r.lead_len >= 1 for r in results)

@@ -3,25 +3,21 @@ and report positive numbers. No timing assertions — speed is measured by the s
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from project_scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "engine_shuangkou.py"
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paiju_benchmarks_engine_shuangkou", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    module = load_script(SCRIPT, "paiju_benchmarks_engine_shuangkou")
     return module
 
 
