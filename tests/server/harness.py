@@ -72,6 +72,7 @@ class ServerProcess:
         self.args = list(args)  # more options of paiju.server.app, e.g. ["--header-timeout", "1"]
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
+        self.keep_port = False
         self._log_file: Any = None
 
     @property
@@ -89,7 +90,8 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         assert self.proc is None or self.proc.poll() is not None, "already running"
-        self.port = free_port()
+        if not (self.keep_port and self.port):  # a worker of a cluster comes back where the proxy looks for it
+            self.port = free_port()
         self._log_file = open(self.log, "ab")  # noqa: SIM115 - closed in stop()/kill9()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         cmd = [
@@ -257,6 +259,7 @@ class Client:
         self._send_lock = threading.Lock()
         self._tokens, self._stamp = float(BURST), time.monotonic()
         self.acted: set[tuple[int, int]] = set()  # (hand number, turn) this client acted at
+        self.heard = time.monotonic()  # when a message last came (a policy may keep it)
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 

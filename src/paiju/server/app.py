@@ -12,6 +12,7 @@ import gzip
 import json
 import logging
 import re
+import socket
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -34,6 +35,7 @@ from paiju.server import accounts, collector, profile, replays, settlement
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server import store as db
 from paiju.server.analysis_jobs import AnalysisSettings
+from paiju.server.cluster import ClusterSettings, RoomBusy
 from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.games_info import games_info
 from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
@@ -150,6 +152,7 @@ def create_app(
     bot_workers: int = 1,
     beans: BeanSettings | None = None,
     analysis: AnalysisSettings | None = None,
+    cluster: ClusterSettings | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db).
     ``limits`` are what one visitor may use (``rate``: table messages per second of one
@@ -157,7 +160,8 @@ def create_app(
     act in it (a proxy's public address); ``deal_step`` and ``deal_final_window`` time the
     Shengji deal (``paiju.server.deal``); ``bot_workers`` processes run the 最强 bots'
     searches (``paiju.server.bot_pool``); ``analysis`` sets the 复盘 analyses'
-    budget and limits (``paiju.server.analysis_jobs``)."""
+    budget and limits (``paiju.server.analysis_jobs``); ``cluster`` makes this process one
+    worker of several sharing the database and Redis (``paiju.server.cluster``)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
@@ -439,10 +443,34 @@ def create_app(
         return JSONResponse({"room": table.id, "seat": seat})
 
     async def api_room(req: Request) -> Response:
-        table = hall().tables.get(req.path_params["room"])
-        if table is None:
+        rid = req.path_params["room"]
+        table = hall().tables.get(rid)
+        if table is not None:
+            return JSONResponse(table.room_info())
+        cluster = hall().cluster
+        info = await cluster.shared.room(rid) if cluster is not None and len(rid) <= 64 else None
+        if info is None:  # on a worker: the lobby entry of the worker that plays it
             return _error("no such room", 404)
-        return JSONResponse(table.room_info())
+        info.pop("created", None)
+        return JSONResponse(info)
+
+    async def healthz(req: Request) -> Response:
+        """For the proxy's health checks: 200 while this process serves (a worker: while its
+        leases are renewed), else 503 — the proxy then sends its rooms' players elsewhere."""
+        h = state.get("hall")
+        if h is None or (h.cluster is not None and not h.cluster.holding()):
+            return JSONResponse({"ok": False}, status_code=503)
+        if h.cluster is None:
+            return JSONResponse({"ok": True, "worker": None, "rooms": len(h.tables)})
+        c = h.cluster
+        mine = sorted(c.leases)
+        return JSONResponse(
+            {"ok": True, "worker": c.worker, "rooms": len(mine), "room_ids": mine, "dropped": c.dropped}
+        )
+
+    async def api_online(req: Request) -> Response:
+        """Presence: how many players have a table open (on a worker: across the cluster)."""
+        return JSONResponse({"players": len(await hall().online())})
 
     async def hand_record(rid: str, n: int) -> bytes:
         """The stored record of room ``rid``'s finished hand ``n``, encoded (HttpError if none)."""
@@ -454,9 +482,9 @@ def create_app(
                 raise HttpError(404, str(why), why)
             if not 1 <= n <= len(table.hands):
                 raise HttpError(404, "no finished hand with that number")
-        else:
+        else:  # archived rooms; on a worker, also rooms another worker plays (their finished hands)
             room = await asyncio.to_thread(hall().store.room, rid) if len(rid) <= 64 else None
-            if room is None or room["status"] != "archived":
+            if room is None or (room["status"] != "archived" and hall().cluster is None):
                 raise HttpError(404, "no such room")
             game_name = room["game"]
         data = hall().record_bytes((rid, n))
@@ -485,9 +513,13 @@ def create_app(
         data = await hand_record(req.path_params["room"], req.path_params["number"])
         return Response(data, media_type="application/json")
 
-    def replay_allowed(req: Request) -> None:
+    async def replay_allowed(req: Request) -> None:
         """A replay made anew costs the hall tens of milliseconds of CPU: so many a minute per address."""
-        if not hall().throttle.replay(_address(req)):
+        h, address = hall(), _address(req)
+        allowed = h.throttle.replay(address)
+        if allowed and h.cluster is not None:
+            allowed = await h.cluster.within("replays", address, limits.replays_per_minute)
+        if not allowed:
             why = IllegalAction("too many replays: try again in a minute", code="too_many_replays")
             raise HttpError(429, str(why), why)
 
@@ -510,7 +542,7 @@ def create_app(
         data = hall().frames_bytes(key)
         if data is None:
             record = orjson.loads(await hand_record(rid, n))
-            replay_allowed(req)
+            await replay_allowed(req)
             names = await asyncio.to_thread(hall().store.hand_seats, rid, n)
             table = hall().tables.get(rid)
             room = {"id": rid, "name": table.name if table else await asyncio.to_thread(_room_name, rid)}
@@ -525,7 +557,7 @@ def create_app(
         """The frames of a record sent by the page (a record file dropped on it)."""
         same_origin(req)
         body = await _json_body(req, limits.body_bytes, checked=False)
-        replay_allowed(req)
+        await replay_allowed(req)
         try:
             data = await asyncio.to_thread(_encoded_frames, body, _seat_param(req), None)
         except IllegalAction as e:
@@ -565,9 +597,16 @@ def create_app(
         except SQLAlchemyError:
             await refuse(ws, UNAVAILABLE, 1013, "unavailable")  # try again later
             return
-        table = hall().tables.get(ws.path_params["room"])
         if player is None:
             await refuse(ws, "choose a name first", 4401, "no_name")
+            return
+        try:
+            table = await hall().table(ws.path_params["room"])
+        except RoomBusy:  # another worker did not give the room up in time
+            await refuse(ws, UNAVAILABLE, 1013, "unavailable")
+            return
+        except SQLAlchemyError:
+            await refuse(ws, UNAVAILABLE, 1013, "unavailable")
             return
         if table is None:
             await refuse(ws, "no such room", 4404, "no_such_room")
@@ -576,8 +615,7 @@ def create_app(
             await refuse(ws, f"this room is set aside as damaged: {table.damaged}", 4410, "room_damaged")
             return
         address = _address(ws)
-        throttle = hall().throttle
-        too_many = throttle.connect(player["id"], address)
+        too_many = await hall().connect(player["id"], address)
         if too_many:
             await refuse(ws, too_many, 4429, "too_many_connections")
             return
@@ -595,20 +633,19 @@ def create_app(
                 task.cancel()
             conn.closed = True
             table.post(("disconnect", conn))
-            throttle.disconnect(player["id"], address)
+            await hall().disconnect(player["id"], address)
         if conn.close_reason is not None:  # the hall closes it: say why, but never wait on a client that does not read
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(*conn.close_reason), 1.0)
 
     async def read_messages(ws: WebSocket, conn: Conn, table: Any) -> None:
         pid, flood = conn.player["id"], FloodWatch(limits.flood_drops, limits.flood_window)
-        throttle = hall().throttle
         try:
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     return
-                if not throttle.message(pid, conn.address):
+                if not hall().message_allowed(pid, conn.address):
                     if flood.dropped():  # dropped without an answer; a persistent flood ends the connection
                         conn.kick(1008, "too many messages")
                         return
@@ -652,6 +689,7 @@ def create_app(
             bot_workers=bot_workers,
             beans=beans,
             analysis=analysis,
+            cluster=cluster,
         )
         await h.open()
         collector.freeze_loaded()
@@ -673,6 +711,8 @@ def create_app(
         Route("/api/players/{player}", api_player),
         Route("/api/leaderboard", api_leaderboard),
         Route("/api/games", api_games),
+        Route("/api/online", api_online),
+        Route("/healthz", healthz),
         Route("/api/rooms", api_rooms, methods=["GET", "POST"]),
         Route("/api/quick_start", api_quick_start, methods=["POST"]),
         Route("/api/rooms/{room}", api_room),
@@ -690,8 +730,11 @@ def create_app(
 
 
 def _seat_of(room: dict[str, Any], hall: Hall, pid: int) -> int | None:
-    table = hall.tables.get(room["id"])
-    return table.seat_of(pid) if table is not None else None
+    """The player's seat in a lobby entry (a room of this process or of another worker)."""
+    for s in room["seats"]:
+        if s["player_id"] == pid:
+            return int(s["seat"])
+    return None
 
 
 async def open_store(db_url: str | None, wait: float = START_WAIT) -> Store:
@@ -728,6 +771,7 @@ def serve(
     bot_workers: int = 1,
     beans: BeanSettings | None = None,
     analysis: AnalysisSettings | None = None,
+    cluster: ClusterSettings | None = None,
 ) -> None:
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
@@ -737,7 +781,8 @@ def serve(
     HeaderTimeoutProtocol.header_timeout = header_timeout
     collector.tune()
 
-    print(f"paiju hall on http://{host}:{port}/", flush=True)
+    worker = f" (worker {cluster.worker} of a cluster)" if cluster is not None else ""
+    print(f"paiju hall on http://{host}:{port}/{worker}", flush=True)
     app = create_app(
         db,
         bot_delay=bot_delay,
@@ -748,6 +793,7 @@ def serve(
         bot_workers=bot_workers,
         beans=beans,
         analysis=analysis,
+        cluster=cluster,
     )
     uvicorn.run(
         app,
@@ -762,6 +808,26 @@ def serve(
         timeout_keep_alive=5,
         timeout_graceful_shutdown=5,
     )
+
+
+def cluster_settings(redis: str | None, worker_id: str | None, port: int, lease_ttl: float) -> ClusterSettings | None:
+    """A worker's settings from ``--redis``/``--worker-id`` (None: a hall of one process)."""
+    if redis is None:
+        if worker_id is not None:
+            raise SystemExit("--worker-id needs --redis: the workers of a cluster share a Redis server")
+        return None
+    if not 0.5 <= lease_ttl <= 60:
+        raise SystemExit("--lease-ttl is between 0.5 and 60 seconds")
+    worker = worker_id or f"{socket.gethostname()}-{port}"
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", worker):
+        raise SystemExit("--worker-id is 1-64 letters, digits, '.', '_' or '-'")
+    return ClusterSettings(worker=worker, redis=redis, lease_ttl=lease_ttl, renew_every=lease_ttl / 6)
+
+
+def cluster_arguments(ap: Any) -> None:
+    ap.add_argument("--redis", default=None, help="redis://… : run as one worker of a cluster")
+    ap.add_argument("--worker-id", default=None, help="this worker's name in the cluster (default: host-port)")
+    ap.add_argument("--lease-ttl", type=float, default=ClusterSettings.lease_ttl, help="seconds a room's lease lasts")
 
 
 def limit_arguments(ap: Any) -> None:
@@ -792,6 +858,7 @@ if __name__ == "__main__":
     ap.add_argument("--analysis-budget", type=float, default=AnalysisSettings.budget, help="复盘 seconds per decision")
     ap.add_argument("--analysis-jobs", type=int, default=AnalysisSettings.jobs, help="复盘 analyses at once")
     ap.add_argument("--analysis-workers", type=int, default=AnalysisSettings.workers, help="复盘 worker processes")
+    cluster_arguments(ap)
     limit_arguments(ap)
     a = ap.parse_args()
     chosen = Limits(**{name: getattr(a, name) for name in Limits.names()})
@@ -809,4 +876,5 @@ if __name__ == "__main__":
         bot_workers=a.bot_workers,
         beans=BeanSettings(a.start_beans, a.relief_below, a.relief),
         analysis=AnalysisSettings(budget=a.analysis_budget, jobs=a.analysis_jobs, workers=a.analysis_workers),
+        cluster=cluster_settings(a.redis, a.worker_id, a.port, a.lease_ttl),
     )

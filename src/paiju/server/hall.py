@@ -19,7 +19,7 @@ import logging
 import math
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -36,7 +36,10 @@ from paiju.server.settlement import BeanSettings
 from paiju.server.store import Store
 from paiju.server.table import Table
 from paiju.server.throttle import Limits, Throttle
-from paiju.server.writer import StoreUnavailable, Write, Writer
+from paiju.server.writer import Fenced, StoreUnavailable, Write, Writer
+
+if TYPE_CHECKING:
+    from paiju.server.cluster import Cluster, ClusterSettings
 
 DEFAULT_TURN_TIMEOUT = 30.0
 RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable database
@@ -61,6 +64,7 @@ class Hall:
         bot_workers: int = 1,
         beans: BeanSettings | None = None,
         analysis: AnalysisSettings | None = None,
+        cluster: ClusterSettings | None = None,
     ) -> None:
         self.store = store
         self.analyses = Analyses(self, analysis)  # 复盘 jobs in their own worker (analysis_jobs.py)
@@ -79,6 +83,11 @@ class Hall:
         self._lobby: tuple[float, list[dict[str, Any]]] = (-1e9, [])
         self._records: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         self._frames: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
+        self.cluster: Cluster | None = None  # one worker of several (cluster.py); None: the whole hall
+        if cluster is not None:
+            from paiju.server.cluster import Cluster
+
+            self.cluster = Cluster(self, cluster)
 
     @property
     def leave_grace(self) -> float:
@@ -86,7 +95,13 @@ class Hall:
 
     async def open(self) -> None:
         """Load every room from the store and start its table (resuming unfinished hands).
-        A room whose current hand does not replay is set aside; every other room starts."""
+        A room whose current hand does not replay is set aside; every other room starts.
+        A worker of a cluster loads none: it claims rooms as players come (cluster.py)."""
+        if self.cluster is not None:
+            self.bot_pool.start()
+            await self.cluster.start()
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_rooms(), name="idle-rooms")
+            return
         rows = [r for r in await asyncio.to_thread(self.store.all_rooms) if r["status"] not in CLOSED]
         ids = sorted({s["player"] for r in rows for s in r["seats"] if s["player"] is not None})
         self._names.update(await asyncio.to_thread(self.store.players_by_id, ids))
@@ -110,6 +125,8 @@ class Hall:
             if task is not None:
                 task.cancel()
         await self.analyses.close()
+        if self.cluster is not None:
+            await self.cluster.close()  # gives every room up (the other workers claim them at once)
         for table in self.tables.values():
             await table.stop()
         await self.bot_pool.close()
@@ -117,7 +134,10 @@ class Hall:
 
     # ------------------------------------------------------------------ writing
     async def write(self, write: Write) -> Any:
-        """Make ``write`` durable on the writer thread (raises StoreUnavailable/StoreError)."""
+        """Make ``write`` durable on the writer thread (raises StoreUnavailable/StoreError;
+        Fenced when it is for a room this worker may no longer be sure it holds)."""
+        if write.fence is not None and self.cluster is not None and not self.cluster.holding():
+            raise Fenced("this worker's leases were not renewed in time")
         try:
             return await self.writer.submit(write)
         except StoreUnavailable:
@@ -142,6 +162,60 @@ class Hall:
         for table in self.tables.values():
             if table.stalled:
                 table.post(("recover",))
+
+    # ------------------------------------------------------------------ the cluster
+    def fence(self, room: str) -> tuple[str, int] | None:
+        """The lease a table's writes carry (None: a hall of one process, nothing to check)."""
+        return self.cluster.fence(room) if self.cluster is not None else None
+
+    def lost(self, table: Table) -> None:
+        """Another worker plays this room now (its write was fenced)."""
+        if self.cluster is not None:
+            self.cluster.lost(table)
+
+    def touched(self, table: Table) -> None:
+        if self.cluster is not None:
+            self.cluster.touched(table)
+
+    async def table(self, room: str) -> Table | None:
+        """The table a player connects to: this process's own, or on a worker of a cluster,
+        the room claimed from whoever holds it (None: no such open room, or not now)."""
+        if self.cluster is None:
+            return self.tables.get(room)
+        return await self.cluster.acquire(room)
+
+    # ------------------------------------------------------------------ fair shares (throttle.py, shared.py)
+    async def connect(self, pid: int, address: str) -> str | None:
+        """Count a table connection, or say why it is refused (a worker counts the cluster's)."""
+        too_many = self.throttle.connect(pid, address)
+        if too_many is None and self.cluster is not None:
+            try:
+                too_many = await self.cluster.shared.connect(pid, address)
+            except Exception as e:  # Redis does not answer: this worker's own count decides
+                self.cluster.shared._trouble("counting a connection", e)
+            if too_many is not None:
+                self.throttle.disconnect(pid, address)
+        return too_many
+
+    async def disconnect(self, pid: int, address: str) -> None:
+        self.throttle.disconnect(pid, address)
+        if self.cluster is not None:
+            await self.cluster.shared.disconnect(pid, address)
+
+    def message_allowed(self, pid: int, address: str) -> bool:
+        ok = self.throttle.message(pid, address)
+        if self.cluster is not None:
+            ok = self.cluster.shared.message(pid, address) and ok
+        return ok
+
+    async def online(self) -> set[int]:
+        """Players with a table open (presence): this process's, or the whole cluster's."""
+        if self.cluster is not None:
+            try:
+                return await self.cluster.shared.online()
+            except Exception as e:
+                self.cluster.shared._trouble("reading presence", e)
+        return set(self.throttle.conns_of_player)
 
     # ------------------------------------------------------------------ players
     def player_names(self, ids: list[int]) -> dict[int, str]:
@@ -174,7 +248,10 @@ class Hall:
         now = time.monotonic()
         stamp, rooms = self._lobby
         if now - stamp >= self.limits.lobby_refresh:
-            rooms = [t.room_info() for t in reversed(self.tables.values())]
+            if self.cluster is not None:
+                rooms = self.cluster.lobby()
+            else:
+                rooms = [t.room_info() for t in reversed(self.tables.values())]
             self._lobby = (now, rooms)
         return rooms
 
@@ -203,8 +280,19 @@ class Hall:
             self._frames.popitem(last=False)
 
     # ------------------------------------------------------------------ rooms
-    def open_rooms_of(self, pid: int) -> int:
-        return sum(1 for t in self.tables.values() if t.created_by == pid)
+    async def open_rooms_of(self, pid: int) -> int:
+        """The open rooms ``pid`` made: this process's, or on a worker the whole cluster's (from the store)."""
+        if self.cluster is None:
+            return sum(1 for t in self.tables.values() if t.created_by == pid)
+        return int(await asyncio.to_thread(self.store.read, db.open_rooms_of_tx, pid))
+
+    async def new_room_allowed(self, pid: int) -> bool:
+        """One more new room this minute for ``pid`` (on a worker: counted across the cluster)?"""
+        if not self.throttle.new_room(pid):
+            return False
+        if self.cluster is None:
+            return True
+        return await self.cluster.within("rooms", pid, self.limits.rooms_per_minute)
 
     async def _sweep_idle_rooms(self) -> None:
         while True:
@@ -220,11 +308,15 @@ class Hall:
         stay readable), no longer listed or loaded."""
         status = "archived" if table.hands else "closed"
         try:
-            await self.write(Write(run=lambda c: db.save_room_tx(c, table.id, status=status)))
+            await self.write(
+                Write(run=lambda c: db.save_room_tx(c, table.id, status=status), fence=self.fence(table.id))
+            )
         except Exception as e:  # the store is unavailable: try at the next sweep
             log.debug("room %s not closed yet: %s", table.id, e)
             return
         self.tables.pop(table.id, None)
+        if self.cluster is not None:
+            self.cluster.closed(table)
         self._lobby = (-1e9, [])
         await table.stop()
 
@@ -234,7 +326,7 @@ class Hall:
         with the game's default options and computer players on the other seats."""
         if game not in GAMES:
             raise IllegalAction(f"unknown game {game!r}; games are {', '.join(GAMES)}", "unknown_game", game=game)
-        if not self.throttle.new_room(pid):
+        if not await self.new_room_allowed(pid):
             per = f"{self.limits.rooms_per_minute:g}"
             raise IllegalAction(f"too many new rooms: at most {per} a minute", "rooms_too_fast", count=per)
         mine = [t for t in self.tables.values() if t.game_name == game and t.seat_of(pid) is not None]
@@ -291,22 +383,25 @@ class Hall:
         if not math.isfinite(turn_timeout) or not 1 <= turn_timeout <= 600:
             raise IllegalAction("turn_timeout must be between 1 and 600 seconds", "bad_turn_timeout")
         if created_by is not None:
-            if self.open_rooms_of(created_by) >= self.limits.rooms_per_player:
+            if await self.open_rooms_of(created_by) >= self.limits.rooms_per_player:
                 raise IllegalAction(
                     f"you have {self.limits.rooms_per_player} open rooms already: play in one, or wait until an "
                     "empty one closes",
                     "too_many_rooms",
                     count=self.limits.rooms_per_player,
                 )
-            if check_rate and not self.throttle.new_room(created_by):
+            if check_rate and not await self.new_room_allowed(created_by):
                 per = f"{self.limits.rooms_per_minute:g}"
                 raise IllegalAction(f"too many new rooms: at most {per} a minute", "rooms_too_fast", count=per)
         name = " ".join((name or "").split())[:64] or f"{game} room"
         check_value(name, "the room's name")
         row = db.room_row(name, game, options, turn_timeout, probe.num_players, created_by)
-        await self.write(Write(run=lambda c: db.create_room_tx(c, row)))
+        owner, ttl = (self.cluster.worker, self.cluster.settings.lease_ttl) if self.cluster else (None, 0.0)
+        await self.write(Write(run=lambda c: db.create_room_tx(c, row, owner, ttl)))
         table = Table(self, row)
         self.tables[table.id] = table
+        if self.cluster is not None:
+            self.cluster.created(table, 1)
         self._lobby = (-1e9, [])
         table.start()
         return table

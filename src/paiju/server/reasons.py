@@ -25,6 +25,7 @@ _hall_reasons(
     too_many_connections="too many connections: close another tab first",
     unavailable="the hall cannot reach its database right now; try again in a moment",
     save_failed="the hall cannot save right now; your move was not taken — try again",
+    room_moved="this room moved to another server; your move was not taken — reconnecting",
     room_damaged="this room is set aside as damaged",
     # accounts and beans (accounts.py, beans at the table)
     bad_username="a user name is 2-20 letters, digits, _ or -",

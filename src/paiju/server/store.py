@@ -188,6 +188,18 @@ analyses = Table(
 """复盘: the search bot's judgment of one seat's decisions in a finished hand (paiju.analysis),
 kept so that it is made once; a cache — dropping a row only means it is made again."""
 
+room_owners = Table(
+    "room_owners",
+    metadata,
+    Column("room_id", String(16), ForeignKey("rooms.id"), primary_key=True),
+    Column("worker", String(64), nullable=True),  # the worker playing the room (None: nobody)
+    Column("token", BigInteger, nullable=False),  # fencing token: one more at every claim
+    Column("expires_at", Float, nullable=False),  # the lease's end, seconds by the database's clock
+    Column("wanted_by", String(64), nullable=True),  # a worker asking for the room (the proxy sends its players there)
+)
+"""Who may append to a room's hands when several hall workers share the database (lease.py):
+every room has one row; the writer checks the token in the same transaction as each append."""
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -295,9 +307,22 @@ def rename_player_tx(c: Connection, pid: int, name: str) -> None:
     c.execute(update(players).where(players.c.id == pid).values(name=name))
 
 
-def create_room_tx(c: Connection, row: dict[str, Any]) -> dict[str, Any]:
+def create_room_tx(c: Connection, row: dict[str, Any], owner: str | None = None, ttl: float = 0.0) -> dict[str, Any]:
+    """A new room and its lease row (``owner``'s for ``ttl`` seconds when a worker of a cluster makes it)."""
     c.execute(insert(rooms).values(**row))
+    expires = db_clock(c) + ttl if owner is not None else 0.0
+    c.execute(insert(room_owners).values(room_id=row["id"], worker=owner, token=1, expires_at=expires))
     return row
+
+
+def open_rooms_of_tx(c: Connection, pid: int) -> int:
+    """How many rooms ``pid`` made that are still open."""
+    q = (
+        select(func.count())
+        .select_from(rooms)
+        .where(rooms.c.created_by == pid, rooms.c.status.not_in(("closed", "archived")))
+    )
+    return int(c.execute(q).scalar_one())
 
 
 def save_room_tx(c: Connection, rid: str, **values: Any) -> None:
@@ -371,6 +396,16 @@ def balance_tx(c: Connection, pid: int) -> int:
     """An account's beans: the sum of its ledger rows."""
     q = select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.player_id == pid)
     return int(c.execute(q).scalar_one())
+
+
+def db_clock(c: Connection) -> float:
+    """Seconds since the epoch by the database's own clock: leases of workers on several
+    machines are measured against one clock, never against each machine's."""
+    if c.dialect.name == "postgresql":
+        q = "SELECT extract(epoch FROM clock_timestamp())"
+    else:
+        q = "SELECT (julianday('now') - 2440587.5) * 86400.0"
+    return float(c.exec_driver_sql(q).scalar_one())
 
 
 def last_seq(c: Connection, hand_id: int) -> int:

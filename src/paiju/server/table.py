@@ -41,7 +41,7 @@ from paiju.server.hints import Hints
 from paiju.server.phrases import MAX_SAY
 from paiju.server.protocol import BOT_LEVELS
 from paiju.server.records import DamagedHand, replay_stored
-from paiju.server.writer import StoreError, StoreUnavailable, Write
+from paiju.server.writer import Fenced, StoreError, StoreUnavailable, Write
 
 if TYPE_CHECKING:
     from paiju.server.hall import Hall
@@ -61,6 +61,7 @@ FRESH_SEAT: dict[str, Any] = {"hosted": False, "hosted_times": 0, "left": False,
 # (Shuangkou's 双扣 3 points, Shengji's 3 levels)
 LEAVE_PENALTY = {"baohuang": 40, "shuangkou": 3, "shengji": 3}
 SAVE_FAILED = "the hall cannot save right now; your move was not taken — try again"
+ROOM_MOVED = "this room moved to another server; your move was not taken — reconnecting"
 
 
 def hand_entry(
@@ -186,6 +187,8 @@ class Table:
         self.status: str = row["status"]
         self.damaged: str | None = row.get("damaged")  # why the room is set aside
         self.created_by: int | None = row.get("created_by")
+        created = row.get("created_at")
+        self.created: float = created.timestamp() if created is not None else time.time()  # the lobby's order
         self.last_active = time.monotonic()  # the last connection or message (idle rooms close)
         self._absent: dict[int, asyncio.TimerHandle] = {}  # players away from a started hand
         self.conns: set[Conn] = set()
@@ -398,8 +401,12 @@ class Table:
     async def _save(self, write: Write) -> Any:
         """Make ``write`` durable; the result of its ``run``. If it cannot be stored the
         table stays as it was, waits (no timers) and raises the error the sender sees."""
+        write.fence = self.hall.fence(self.id)
         try:
             return await self.hall.write(write)
+        except Fenced:  # another worker of the cluster plays the room now: this one stops at once
+            self.hall.lost(self)
+            raise IllegalAction(ROOM_MOVED, "room_moved") from None
         except StoreUnavailable:
             self._stall()
         except StoreError as e:  # refused: memory and store may differ, rebuild from the store
@@ -1147,6 +1154,7 @@ class Table:
 
     def _broadcast(self) -> None:
         """Send every connection its update; a failure stays with this table (logged once)."""
+        self.hall.touched(self)
         self._watch_ready()
         try:
             self._send_updates()

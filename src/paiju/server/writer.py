@@ -21,6 +21,12 @@ A write the database refuses (a constraint, a hole in a hand's ``seq``) raises
 :class:`StoreError` for its own table alone: a group that fails is retried one write at a
 time, so one bad write never takes the others down with it. Nothing is dropped silently:
 every write's future gets its result or its exception.
+
+Fencing: when several hall workers share the database, a table's writes carry the room's
+lease token (``Write.fence``, lease.py). The writer reads the room's current token, locking
+its row, in the same transaction as the write: a worker whose lease was taken by another
+(it was paused, cut off, or too slow to renew) gets :class:`Fenced` and stores nothing —
+timing alone never decides who may append to a hand.
 """
 
 from __future__ import annotations
@@ -34,10 +40,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import exc, insert, text
+from sqlalchemy import exc, insert, select, text
 from sqlalchemy.engine import Connection, Engine
 
-from paiju.server.store import SQLITE_BUSY_TIMEOUT, actions, last_seq
+from paiju.server.store import SQLITE_BUSY_TIMEOUT, actions, last_seq, room_owners
 
 log = logging.getLogger("paiju.writer")
 
@@ -50,6 +56,10 @@ class StoreUnavailable(StoreError):
     """The database cannot be written now (down, unreachable or locked); nothing was stored."""
 
 
+class Fenced(StoreError):
+    """This worker no longer owns the room (another worker claimed it); nothing was stored."""
+
+
 @dataclass
 class Write:
     """One change made durable in one transaction: action rows (appended in ``seq`` order
@@ -59,6 +69,7 @@ class Write:
     actions: list[dict[str, Any]] = field(default_factory=list)
     run: Callable[[Connection], Any] | None = None
     probe: bool = False  # a check that the database is writable: allowed while down
+    fence: tuple[str, int] | None = None  # (room, lease token): stored only while the token is the room's
 
 
 @dataclass(eq=False)
@@ -172,9 +183,14 @@ class Writer:
         advanced: dict[int, int] = {}
         try:
             c = self._connection()
+            tokens = self._tokens(c, batch)
             for it in batch:
+                fence = it.write.fence
+                if fence is not None and tokens.get(fence[0]) != fence[1]:
+                    it.error = Fenced(f"room {fence[0]} is played by another worker now")
+                    continue
                 try:
-                    advanced = self._check_seq(c, it.write.actions, advanced)
+                    advanced = self._check_seq(c, it.write.actions, advanced, fresh=fence is not None)
                 except StoreError as e:
                     it.error = e
                     continue
@@ -211,15 +227,29 @@ class Writer:
         if len(self._seq) > 10_000:  # finished hands are never written again
             self._seq.clear()
 
-    def _check_seq(self, c: Connection, rows: list[dict[str, Any]], advanced: dict[int, int]) -> dict[int, int]:
+    @staticmethod
+    def _tokens(c: Connection, batch: list[_Item]) -> dict[str, int]:
+        """The lease tokens of the rooms the batch's fenced writes are for, their rows locked
+        until the commit (a claim by another worker waits for it, or this read waits for the claim)."""
+        rooms = sorted({it.write.fence[0] for it in batch if it.write.fence is not None})
+        if not rooms:
+            return {}
+        q = select(room_owners.c.room_id, room_owners.c.token).where(room_owners.c.room_id.in_(rooms))
+        return {r: int(t) for r, t in c.execute(q.with_for_update()).all()}
+
+    def _check_seq(
+        self, c: Connection, rows: list[dict[str, Any]], advanced: dict[int, int], fresh: bool = False
+    ) -> dict[int, int]:
         """A hand's actions are numbered 1, 2, 3 … with no hole and no repeat: ``rows``
         must follow the last stored action (or those of earlier writes of this group,
-        ``advanced``). The last seq per hand with ``rows`` added (raises StoreError)."""
+        ``advanced``). The last seq per hand with ``rows`` added (raises StoreError). ``fresh``:
+        read it from the database, not from what this writer remembers (a room of a cluster
+        may have been played by another worker since)."""
         out = dict(advanced)
         for r in rows:
             hid = r["hand_id"]
             if hid not in out:
-                if hid not in self._seq:
+                if fresh or hid not in self._seq:
                     self._seq[hid] = last_seq(c, hid)
                 out[hid] = self._seq[hid]
             if r["seq"] != out[hid] + 1:

@@ -1,0 +1,327 @@
+"""One worker of a cluster: the rooms it plays, claimed, renewed, given up and taken over.
+
+``paiju serve --db postgresql://… --redis redis://… --worker-id ID`` runs a worker. A
+front proxy (deploy/haproxy.cfg) sends each room's requests to one worker by a consistent
+hash of the room's id; that worker plays the room once it holds the room's lease
+(lease.py). How a room finds its worker:
+
+- **new room**: made by whichever worker the request reached, which holds it at once;
+- **a player connects** where the proxy sent them: the worker claims the room if nobody holds
+  it (its owner died or gave it up), or asks the holder to give it up (``wanted_by`` and a
+  Redis message) and claims it as soon as it is released — at most ``handoff_wait`` seconds;
+- **nobody connects** (computer players alone, a waiting room): a worker claims rooms whose
+  lease ended ``orphan_after`` seconds ago, after the proxy's worker had its chance.
+
+A worker renews all its leases every ``renew_every`` seconds. One that cannot renew in time
+— paused, cut off from the database, or too slow — stops writing for its rooms at once
+(``holding`` turns false, every fenced write is refused) and drops them: their players
+reconnect through the proxy to the new owner, which replays each hand from the store. The
+database's token check (writer.py) makes this safe even when the worker learns it late.
+Bots and timers run only where the table runs: on the owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from paiju.server import lease as leases
+from paiju.server.lease import Lease
+from paiju.server.shared import Shared
+from paiju.server.table import Table
+
+if TYPE_CHECKING:
+    from paiju.server.hall import Hall
+
+log = logging.getLogger("paiju.cluster")
+MOVED = (1012, "the room moved to another server: reconnecting")  # 1012: service restart, try again
+
+
+class RoomBusy(Exception):
+    """The room's holder did not give it up in time: the player's client tries again."""
+
+
+@dataclass(frozen=True)
+class ClusterSettings:
+    """A worker's place in a cluster (``paiju serve --redis … --worker-id …``)."""
+
+    worker: str
+    redis: str
+    lease_ttl: float = 3.0  # seconds a lease lasts unless renewed
+    renew_every: float = 0.5  # seconds between renewals (several per lease: one late renewal costs nothing)
+    orphan_after: float = 1.0  # seconds an ended lease waits for the proxy's worker before any worker claims it
+    handoff_wait: float = 3.0  # seconds a player's connection waits for the room's holder to give it up
+    claims_per_sweep: int = 64  # rooms one sweep claims (the others' sweeps share the rest)
+
+
+class Cluster:
+    """The leases this worker holds and its link to the others (Redis)."""
+
+    def __init__(self, hall: Hall, settings: ClusterSettings) -> None:
+        self.hall = hall
+        self.settings = settings
+        self.worker = settings.worker
+        self.leases: dict[str, Lease] = {}
+        self.valid_until = 0.0  # monotonic time the leases are surely still ours until
+        self.shared = Shared(settings.redis, settings.worker, hall.limits)
+        self.dropped = 0  # rooms dropped because their lease was lost (tests, logs)
+        self._claims: dict[str, asyncio.Future[Table | None]] = {}
+        self._touched: set[str] = set()
+        self._lobby: list[dict[str, Any]] = []
+        self._lobby_stale = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        await self.shared.start()
+        self.shared.on_wanted = self._wanted
+        self.shared.on_lobby = self._lobby_stale.set
+        self.valid_until = time.monotonic() + self.settings.lease_ttl
+        loop = asyncio.get_running_loop()
+        for fn in (self._renew, self._sweep, self._publish, self._read_lobby):
+            self._tasks.append(loop.create_task(fn(), name=f"cluster-{fn.__name__.strip('_')}"))
+
+    async def close(self) -> None:
+        """Stop: give up every room at once (the others claim them without waiting for the lease)."""
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        for table in list(self.hall.tables.values()):
+            await self._forget(table, MOVED)
+        try:
+            n = await self._tx(leases.release_all_tx, self.worker)
+            log.info("worker %s gave up %d room(s)", self.worker, n)
+        except Exception as e:
+            log.warning(
+                "worker %s could not give its rooms up (they are claimed when the leases end): %s", self.worker, e
+            )
+        await self.shared.close()
+
+    async def _tx(self, fn: Callable[..., Any], *args: Any) -> Any:
+        def run() -> Any:
+            with self.hall.store.engine.begin() as c:
+                return fn(c, *args)
+
+        return await asyncio.to_thread(run)
+
+    async def within(self, kind: str, key: object, per_minute: float) -> bool:
+        """A per-minute limit counted across the cluster (this worker's own count alone when Redis fails)."""
+        try:
+            return await self.shared.within(kind, key, per_minute)
+        except Exception as e:
+            self.shared._trouble(f"counting {kind}", e)
+            return True
+
+    # ------------------------------------------------------------------ fencing
+    def holding(self) -> bool:
+        """Are this worker's leases surely still its own (renewed less than a lease ago)?"""
+        return time.monotonic() < self.valid_until
+
+    def fence(self, room: str) -> tuple[str, int] | None:
+        lease = self.leases.get(room)
+        return None if lease is None else (room, lease.token)
+
+    # ------------------------------------------------------------------ owning rooms
+    def created(self, table: Table, token: int) -> None:
+        """A room this worker made (its lease came with the room's row)."""
+        self.leases[table.id] = Lease(table.id, token)
+        self.touched(table)
+
+    async def acquire(self, room: str) -> Table | None:
+        """The table of ``room``, claimed for this worker if need be (None: no such open room;
+        RoomBusy: its holder did not give it up in time — the player's client tries again)."""
+        table = self.hall.tables.get(room)
+        if table is not None:
+            return table
+        pending = self._claims.get(room)
+        if pending is None:
+            pending = self._claims[room] = asyncio.get_running_loop().create_future()
+            try:
+                pending.set_result(await self._claim(room))
+            except Exception as e:
+                pending.set_exception(e)
+            finally:
+                self._claims.pop(room, None)
+        return await asyncio.shield(pending)
+
+    async def _claim(self, room: str, wait: bool = True) -> Table | None:
+        if len(room) > 16 or (await self._tx(leases.owner_tx, room)) is None:
+            return None
+        deadline = time.monotonic() + (self.settings.handoff_wait if wait else 0.0)
+        asked = False
+        while True:
+            got: Lease | None = await self._tx(leases.claim_tx, room, self.worker, self.settings.lease_ttl)
+            if got is not None:
+                return await self._open(got)
+            if not asked:
+                owner = await self._tx(leases.want_tx, room, self.worker)
+                if owner is not None:
+                    await self.shared.ask(owner, room)
+                asked = True
+            if time.monotonic() >= deadline:
+                raise RoomBusy(room)
+            await asyncio.sleep(0.05)
+
+    async def _open(self, got: Lease) -> Table | None:
+        """Start the table of a room just claimed, replayed from the store."""
+        store = self.hall.store
+        row = await asyncio.to_thread(store.room, got.room)
+        if row is None or row["status"] in leases.CLOSED or row["damaged"]:
+            await self._tx(leases.release_tx, got)
+            return None
+        ids = [s["player"] for s in row["seats"] if s["player"] is not None]
+        for pid, name in (await asyncio.to_thread(store.players_by_id, ids)).items():
+            self.hall.remember(pid, name)
+        table = Table(self.hall, row)
+        self.leases[got.room] = got  # before loading: a hand's end found unfinished is written at once
+        try:
+            await asyncio.to_thread(table.load)
+        except Exception:
+            self.leases.pop(got.room, None)
+            log.exception("room %s could not be loaded; given up", got.room)
+            with contextlib.suppress(Exception):
+                await self._tx(leases.release_tx, got)
+            return None
+        self.hall.tables[table.id] = table
+        table.start()
+        self.touched(table)
+        log.info("worker %s plays room %s (token %d)", self.worker, got.room, got.token)
+        return table
+
+    async def release(self, table: Table) -> None:
+        """Give a room up to the worker that asked for it: the table stops, then the lease ends."""
+        got = self.leases.get(table.id)
+        await self._forget(table, MOVED)
+        if got is not None:
+            try:
+                await self._tx(leases.release_tx, got)
+            except Exception as e:  # it ends by itself when the lease does
+                log.warning("room %s was not released: %s", table.id, e)
+        log.info("worker %s gave room %s up", self.worker, table.id)
+
+    def lost(self, table: Table) -> None:
+        """Another worker holds the room now: stop playing it at once."""
+        if self.hall.tables.get(table.id) is table:
+            self.dropped += 1
+            log.warning("worker %s lost room %s to another worker: dropped", self.worker, table.id)
+            asyncio.get_running_loop().create_task(self._forget(table, MOVED))
+
+    async def _forget(self, table: Table, why: tuple[int, str]) -> None:
+        if self.hall.tables.get(table.id) is table:
+            del self.hall.tables[table.id]
+        self.leases.pop(table.id, None)
+        self._touched.discard(table.id)
+        self.shared.room_changed(table.id, None)
+        await table.stop()
+        for conn in list(table.conns):
+            conn.kick(*why)
+
+    def closed(self, table: Table) -> None:
+        """The room closed (idle or archived): out of the lobby; its lease stays as it was."""
+        self.leases.pop(table.id, None)
+        self._touched.discard(table.id)
+        self.shared.room_changed(table.id, None)
+
+    async def _wanted(self, room: str) -> None:
+        table = self.hall.tables.get(room)
+        if table is not None and room in self.leases:
+            await self.release(table)
+
+    # ------------------------------------------------------------------ the loops
+    async def _renew(self) -> None:
+        s = self.settings
+        while True:
+            started = time.monotonic()
+            try:
+                held: dict[str, tuple[int, str | None]] = await self._tx(leases.renew_tx, self.worker, s.lease_ttl)
+            except Exception as e:
+                log.warning("worker %s could not renew its leases: %s", self.worker, e)
+                held = None  # type: ignore[assignment]
+            if held is not None and time.monotonic() - started < s.lease_ttl:
+                self.valid_until = started + s.lease_ttl - s.renew_every  # by this machine's clock, with a margin
+            if not self.holding():  # not renewed in time: nothing of ours is sure any more
+                for table in list(self.hall.tables.values()):
+                    self.lost(table)
+            elif held is not None:
+                for room, got in list(self.leases.items()):
+                    now = held.get(room)
+                    mine = self.hall.tables.get(room)
+                    if mine is None:
+                        continue
+                    if now is None or now[0] != got.token:
+                        self.lost(mine)
+                    elif now[1] is not None and now[1] != self.worker:
+                        await self.release(mine)
+            await asyncio.sleep(s.renew_every)
+
+    async def _sweep(self) -> None:
+        """Claim the open rooms nobody plays (their owner died, stopped or gave them up)."""
+        s = self.settings
+        while True:
+            await asyncio.sleep(s.renew_every)
+            if not self.holding():
+                continue
+            try:
+                rooms = await self._tx(leases.orphans_tx, s.orphan_after, s.claims_per_sweep)
+            except Exception as e:
+                log.debug("no sweep for orphaned rooms: %s", e)
+                continue
+            for room in rooms:
+                if room not in self.hall.tables and room not in self._claims:
+                    with contextlib.suppress(Exception):
+                        await self.acquire_orphan(room)
+
+    async def acquire_orphan(self, room: str) -> None:
+        got: Lease | None = await self._tx(
+            leases.claim_tx, room, self.worker, self.settings.lease_ttl, self.settings.orphan_after
+        )
+        if got is not None:
+            await self._open(got)
+
+    def touched(self, table: Table) -> None:
+        """The room's lobby entry may have changed (published with the next batch)."""
+        self._touched.add(table.id)
+
+    async def _publish(self) -> None:
+        """Send the lobby entries of the rooms that changed, a few times a second."""
+        announced: set[str] = set()
+        while True:
+            await asyncio.sleep(0.25)
+            touched, self._touched = self._touched, set()
+            for room in touched:
+                table = self.hall.tables.get(room)
+                if table is not None:
+                    info = table.room_info()
+                    info["created"] = table.created
+                    self.shared.room_changed(room, info)
+            fresh = set(self.hall.tables) - announced
+            announced = set(self.hall.tables)
+            await self.shared.flush_rooms(announce=bool(fresh))
+
+    async def _read_lobby(self) -> None:
+        """The whole cluster's lobby, read again when a worker says it changed (at most every
+        ``lobby_refresh`` seconds) and at least every second."""
+        while True:
+            try:
+                self._lobby = await self.shared.lobby()
+            except Exception as e:
+                self.shared._trouble("reading the lobby", e)
+                self._lobby = []
+            self._lobby_stale.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._lobby_stale.wait(), 1.0)
+            await asyncio.sleep(self.hall.limits.lobby_refresh)
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Every open room of the cluster: this worker's own as they are now, the others' as
+        Redis had them at the last read."""
+        mine = {t.id: t.room_info() for t in self.hall.tables.values()}
+        rooms = [mine.pop(r["id"], r) for r in self._lobby]
+        rooms = [*mine.values(), *rooms]
+        return [{k: v for k, v in r.items() if k != "created"} for r in rooms]

@@ -1,0 +1,183 @@
+"""Several hall workers behind a real proxy (cluster.py, lease.py, shared.py): three
+workers, HAProxy, PostgreSQL and Redis on loopback, players through the proxy.
+
+- twelve tables play through the proxy, spread over the workers, and the lobby through
+  any worker lists every room;
+- kill -9 of the worker playing a busy table: the table goes on on another worker within
+  5 s and no action a player was shown is lost; the killed worker comes back, play goes on;
+- SIGSTOP of a table's worker for 10 s: another takes the table over; after SIGCONT the
+  paused worker stores nothing more for it (fencing) and drops it;
+- a rolling restart of every worker, one by one, while the tables play.
+
+Skipped, with the reason, without PostgreSQL, redis-server or haproxy (.ci/run has them).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from .cluster_harness import Cluster, Seat, missing
+from .harness import CRASH, sit_with_bots
+from .test_durability import keeps_playing, wait_until
+
+pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
+FAILOVER = 5.0  # seconds a table may stand still when its worker dies
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    c = Cluster(tmp_path_factory.mktemp("cluster"), n=3).start()
+    try:
+        yield c
+    finally:
+        c.stop()
+        for w in c.workers:
+            crash = CRASH.search(w.log_text())
+            assert crash is None, f"a worker logged an exception:\n{w.log_text()[-3000:]}"
+
+
+def busy_table(cluster: Cluster, name: str) -> Seat:
+    """A Baohuang room made through the proxy: ``name`` at seat 0 (playing every turn and
+    starting every next hand), four quick bots, the first hand started."""
+    hall = cluster.hall
+    p = hall.login(name)
+    rid = hall.create_room(p, {"variant": "classic"}, turn_timeout=600, name=name)
+    first = hall.connect(rid, p)
+    sit_with_bots(first)
+    first.send({"type": "start"})
+    first.until_update(lambda m: m["room"]["status"] == "playing")
+    first.close()
+    seat = Seat(hall, rid, p, keeps_playing())
+    assert seat.ready.wait(10)
+    return seat
+
+
+def moves(seat: Seat, turns: int = 3, timeout: float = 15.0, what: str = "the table plays") -> None:
+    since = seat.progress()
+    wait_until(
+        lambda: seat.progress()[0] > since[0] or seat.progress()[1] >= since[1] + turns, timeout, f"{what}: {since}"
+    )
+
+
+def nothing_lost(cluster: Cluster, seat: Seat) -> None:
+    """Every action any update showed the player is in the store, in the order shown."""
+    stored = cluster.stored_actions(seat.rid)
+    for m in seat.updates:
+        hand, turn = m["room"]["hand_number"], m["turn"]
+        if m["room"]["status"] != "playing":
+            continue
+        assert len(stored.get(hand, [])) >= turn, (
+            f"hand {hand}: shown at turn {turn}, stored {len(stored.get(hand, []))}"
+        )
+
+
+def test_twelve_tables_play_through_the_proxy_and_every_worker_lists_every_room(cluster: Cluster) -> None:
+    seats = [busy_table(cluster, f"tw{i}") for i in range(12)]
+    try:
+        for s in seats:
+            moves(s, 5)
+        owners = {cluster.owner(s.rid)[0] for s in seats}
+        assert len(owners) >= 2, f"twelve rooms on {owners}: the proxy's hash spreads rooms"
+        rooms = {s.rid for s in seats}
+        for w in cluster.workers:  # straight to each worker, not through the proxy
+
+            def listed(w=w) -> bool:
+                r = httpx.get(w.url + "/api/rooms", params={"limit": 200}, timeout=5)
+                return rooms <= {room["id"] for room in r.json()["rooms"]}
+
+            wait_until(listed, 5, f"the lobby of {w.url} lists every room")
+        for s in seats:  # a room's own page through any worker
+            r = httpx.get(cluster.workers[0].url + f"/api/rooms/{s.rid}", timeout=5)
+            assert r.status_code == 200 and r.json()["id"] == s.rid
+        online = httpx.get(cluster.workers[1].url + "/api/online", timeout=5).json()["players"]
+        assert online >= 12
+        for s in seats:
+            nothing_lost(cluster, s)
+    finally:
+        for s in seats:
+            s.close()
+
+
+def test_kill_9_of_a_tables_worker_moves_the_table_within_5_s_and_loses_nothing(cluster: Cluster) -> None:
+    seat = busy_table(cluster, "killed")
+    others = [busy_table(cluster, f"k{i}") for i in range(3)]
+    try:
+        moves(seat, 5)
+        owner, token = cluster.owner(seat.rid)
+        assert owner is not None
+        victim = cluster.worker(owner)
+        shown = seat.progress()
+        victim.kill9()
+        killed_at = time.monotonic()
+        wait_until(lambda: cluster.owner(seat.rid)[0] not in (None, owner), FAILOVER, "another worker claims the room")
+        moves(seat, 1, FAILOVER, "the table plays on another worker")
+        took = time.monotonic() - killed_at
+        print(f"the table moved on {took:.2f} s after its worker was killed")
+        assert took < FAILOVER, f"the table stood still {took:.1f} s"
+        assert seat.progress() > shown
+        assert cluster.owner(seat.rid)[1] > token
+        nothing_lost(cluster, seat)
+        victim.start()  # the same worker, the same port: the proxy sends players to it again
+        cluster.wait_all_up()
+        for s in [seat, *others]:
+            moves(s, 5, 20, "play goes on with the worker back")
+            nothing_lost(cluster, s)
+    finally:
+        for s in [seat, *others]:
+            s.close()
+
+
+def test_a_paused_worker_stores_nothing_once_another_took_its_table(cluster: Cluster) -> None:
+    seat = busy_table(cluster, "paused")
+    try:
+        moves(seat, 5)
+        owner, token = cluster.owner(seat.rid)
+        assert owner is not None
+        paused = cluster.worker(owner)
+        os.kill(paused.pid, signal.SIGSTOP)
+        stopped = time.monotonic()
+        try:
+            wait_until(lambda: cluster.owner(seat.rid)[0] not in (None, owner), 8, "another worker takes the room")
+            moves(seat, 3, 8, "the table plays on another worker while its first one is paused")
+            time.sleep(max(0.0, stopped + 10 - time.monotonic()))  # paused for 10 s in all
+        finally:
+            os.kill(paused.pid, signal.SIGCONT)
+        new_owner, new_token = cluster.owner(seat.rid)
+        assert new_owner != owner and new_token > token
+        before = cluster.stored_actions(seat.rid)
+        # the paused worker wakes up with the table's timers overdue: it must store nothing for it
+        wait_until(lambda: seat.rid not in cluster.health(owner)["room_ids"], 5, "the paused worker drops the room")
+        assert "lost room" in paused.log_text() or cluster.health(owner)["dropped"] >= 1
+        moves(seat, 5, 15, "play goes on with the new owner")
+        after = cluster.stored_actions(seat.rid)
+        for hand, acts in before.items():
+            assert after[hand][: len(acts)] == acts  # the history only grew, by the new owner's table
+        assert cluster.owner(seat.rid) == (new_owner, new_token)  # nobody took it back meanwhile
+        nothing_lost(cluster, seat)
+    finally:
+        seat.close()
+
+
+def test_a_rolling_restart_of_every_worker_keeps_the_tables_playing(cluster: Cluster) -> None:
+    seats = [busy_table(cluster, f"roll{i}") for i in range(6)]
+    try:
+        for s in seats:
+            moves(s, 3)
+        for w in cluster.workers:
+            w.stop()  # SIGTERM: the worker gives its rooms up at once
+            for s in seats:
+                moves(s, 2, 10, f"play goes on while {w.url} is down")
+            w.start()
+            cluster.wait_all_up()
+        for s in seats:
+            moves(s, 3, 15, "play goes on after the rolling restart")
+            nothing_lost(cluster, s)
+    finally:
+        for s in seats:
+            s.close()
