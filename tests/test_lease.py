@@ -57,9 +57,12 @@ def tx(store: Store, fn: Any, *args: Any) -> Any:
         return fn(c, *args)
 
 
-def new_room(store: Store, owner: str | None = None, ttl: float = 0.0) -> str:
+def new_room(store: Store, owner: str | None = None, ttl: float = 30.0) -> str:
+    """A room made by ``owner`` (its lease renewed for ``ttl`` seconds), or by a hall of one process."""
+    if owner is not None:
+        tx(store, leases.renew_tx, owner, ttl)
     row = db.room_row("r", "baohuang", {}, 30.0, 5, None)
-    tx(store, db.create_room_tx, row, owner, ttl)
+    tx(store, db.create_room_tx, row, owner)
     return str(row["id"])
 
 
@@ -83,22 +86,24 @@ async def submit(writer: Writer, write: Write) -> Any:
 
 
 def test_a_room_made_by_a_worker_is_its_own_and_nobody_elses(store: Store) -> None:
-    room = new_room(store, "w1", ttl=30)
-    assert tx(store, leases.claim_tx, room, "w2", 30) is None  # w1's lease runs
-    assert tx(store, leases.owner_tx, room)[0] == "w1"
-    held = tx(store, leases.renew_tx, "w1", 30)
-    assert held == {room: (1, None)}
+    room = new_room(store, "w1")
+    assert tx(store, leases.claim_tx, room, "w2") is None  # w1's lease runs
+    assert tx(store, leases.owner_tx, room) == ("w1", True)
+    assert tx(store, leases.renew_tx, "w1", 30) == {room: (1, None)}
     assert tx(store, leases.renew_tx, "w2", 30) == {}
 
 
-def test_a_lease_that_ended_is_claimed_with_a_new_token(store: Store) -> None:
+def test_a_room_whose_worker_stopped_renewing_is_claimed_with_a_new_token(store: Store) -> None:
     room = new_room(store, "w1", ttl=0.2)
     time.sleep(0.3)
-    got = tx(store, leases.claim_tx, room, "w2", 30)
+    assert tx(store, leases.owner_tx, room) == ("w1", False)
+    tx(store, leases.renew_tx, "w2", 30)
+    assert tx(store, leases.claim_tx, room, "w2", 1.0) is None  # not yet ended for a second
+    got = tx(store, leases.claim_tx, room, "w2")
     assert got == leases.Lease(room, 2)
-    # w1 renews nothing: the room is w2's now
+    # w1 comes back: renewing tells it the room is not its own any more, and it cannot take it back
     assert tx(store, leases.renew_tx, "w1", 30) == {}
-    assert tx(store, leases.claim_tx, room, "w1", 30) is None
+    assert tx(store, leases.claim_tx, room, "w1") is None
 
 
 def test_the_writer_refuses_a_write_whose_token_is_old_and_stores_nothing(store: Store) -> None:
@@ -108,7 +113,8 @@ def test_the_writer_refuses_a_write_whose_token_is_old_and_stores_nothing(store:
     try:
         assert asyncio.run(submit(old, Write(actions=[action(hand, 1)], fence=(room, 1)))) is None
         time.sleep(0.3)  # w1 paused past its lease: w2 claims the room
-        assert tx(store, leases.claim_tx, room, "w2", 30) == leases.Lease(room, 2)
+        tx(store, leases.renew_tx, "w2", 30)
+        assert tx(store, leases.claim_tx, room, "w2") == leases.Lease(room, 2)
         with pytest.raises(Fenced):  # w1 wakes up and writes the next action: refused
             asyncio.run(submit(old, Write(actions=[action(hand, 2)], fence=(room, 1))))
         assert stored(store, hand) == 1
@@ -131,45 +137,46 @@ def test_the_writer_refuses_a_write_whose_token_is_old_and_stores_nothing(store:
         new.close()
 
 
-def test_a_released_room_is_claimable_at_once_and_the_wanted_owner_is_told(store: Store) -> None:
-    room = new_room(store, "w1", ttl=30)
+def test_a_released_room_is_claimable_at_once_and_the_wanted_worker_is_told(store: Store) -> None:
+    room = new_room(store, "w1")
+    tx(store, leases.renew_tx, "w2", 30)
     assert tx(store, leases.want_tx, room, "w2") == "w1"
     assert tx(store, leases.renew_tx, "w1", 30) == {room: (1, "w2")}  # w1 learns that w2 wants it
     tx(store, leases.release_tx, leases.Lease(room, 1))
-    assert tx(store, leases.claim_tx, room, "w2", 30) == leases.Lease(room, 2)
-    # an old token releases nothing
-    tx(store, leases.release_tx, leases.Lease(room, 1))
-    assert tx(store, leases.owner_tx, room)[0] == "w2"
+    assert tx(store, leases.claim_tx, room, "w2") == leases.Lease(room, 2)
+    tx(store, leases.release_tx, leases.Lease(room, 1))  # an old token releases nothing
+    assert tx(store, leases.owner_tx, room) == ("w2", True)
 
 
-def test_orphans_are_the_open_rooms_whose_lease_ended_a_while_ago(store: Store) -> None:
-    held = new_room(store, "w1", ttl=30)
-    nobodys = new_room(store)  # made by a hall of one process: nobody holds it
-    ended = new_room(store, "w1", ttl=0.1)
+def test_orphans_are_the_open_rooms_nobody_has_played_for_a_while(store: Store) -> None:
+    held = new_room(store, "w1")
+    nobodys = new_room(store)  # made by a hall of one process: nobody plays it
+    ended = new_room(store, "w9", ttl=0.1)
     closed = new_room(store)
     store.save_room(closed, status="closed")
     time.sleep(0.5)
-    found = tx(store, leases.orphans_tx, 0.2, 10)
-    assert set(found) == {nobodys, ended}
+    assert set(tx(store, leases.orphans_tx, 0.2, 10)) == {nobodys, ended}
     assert held not in tx(store, leases.orphans_tx, 0.0, 10)
-    assert tx(store, leases.release_all_tx, "w1") == 2
+    assert tx(store, leases.release_all_tx, "w1") == 1
+    assert held in tx(store, leases.orphans_tx, 0.0, 10)  # given up: claimable at once
 
 
 def test_two_claims_at_once_give_the_room_to_exactly_one(store: Store) -> None:
-    rooms = [new_room(store, "gone", ttl=0.0) for _ in range(20)]
-    time.sleep(0.05)
+    rooms = [new_room(store) for _ in range(20)]
     won: dict[str, list[str]] = {"a": [], "b": []}
 
     def claim_all(worker: str) -> None:
         for r in rooms:
-            for _ in range(20):  # SQLite: a busy database is tried again
+            for _ in range(50):  # SQLite: a busy database is tried again
                 try:
-                    if tx(store, leases.claim_tx, r, worker, 30) is not None:
+                    if tx(store, leases.claim_tx, r, worker) is not None:
                         won[worker].append(r)
                     break
                 except Exception:
                     time.sleep(0.01)
 
+    for w in won:
+        tx(store, leases.renew_tx, w, 30)
     threads = [threading.Thread(target=claim_all, args=(w,)) for w in won]
     for t in threads:
         t.start()
@@ -178,7 +185,7 @@ def test_two_claims_at_once_give_the_room_to_exactly_one(store: Store) -> None:
     assert sorted(won["a"] + won["b"]) == sorted(rooms)  # every room once, none twice
 
 
-def test_migration_0005_gives_every_existing_room_a_lease_nobody_holds(tmp_path: Any) -> None:
+def test_migration_0005_gives_every_existing_room_an_owner_row_of_nobody(tmp_path: Any) -> None:
     from alembic import command
     from alembic.config import Config
 
@@ -192,6 +199,7 @@ def test_migration_0005_gives_every_existing_room_a_lease_nobody_holds(tmp_path:
         c.execute(db.rooms.insert().values(**row))
     store.close()
     store = Store(f"sqlite:///{tmp_path / 'old.db'}", checkpoints=False)  # migrated again on opening
-    assert tx(store, leases.owner_tx, row["id"]) == (None, pytest.approx(-time.time(), abs=5))
-    assert tx(store, leases.claim_tx, row["id"], "w1", 30) == leases.Lease(row["id"], 1)
+    assert tx(store, leases.owner_tx, row["id"]) == (None, False)
+    assert tx(store, leases.orphans_tx, 0.0, 10) == [row["id"]]
+    assert tx(store, leases.claim_tx, row["id"], "w1") == leases.Lease(row["id"], 1)
     store.close()

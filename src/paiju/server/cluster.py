@@ -80,7 +80,9 @@ class Cluster:
         await self.shared.start()
         self.shared.on_wanted = self._wanted
         self.shared.on_lobby = self._lobby_stale.set
-        self.valid_until = time.monotonic() + self.settings.lease_ttl
+        started = time.monotonic()
+        await self._tx(leases.renew_tx, self.worker, self.settings.lease_ttl)  # the lease rooms made here rest on
+        self.valid_until = started + self.settings.lease_ttl - self.settings.renew_every
         loop = asyncio.get_running_loop()
         for fn in (self._renew, self._sweep, self._publish, self._read_lobby):
             self._tasks.append(loop.create_task(fn(), name=f"cluster-{fn.__name__.strip('_')}"))
@@ -156,7 +158,7 @@ class Cluster:
         deadline = time.monotonic() + (self.settings.handoff_wait if wait else 0.0)
         asked = False
         while True:
-            got: Lease | None = await self._tx(leases.claim_tx, room, self.worker, self.settings.lease_ttl)
+            got: Lease | None = await self._tx(leases.claim_tx, room, self.worker)
             if got is not None:
                 return await self._open(got)
             if not asked:
@@ -206,11 +208,19 @@ class Cluster:
         log.info("worker %s gave room %s up", self.worker, table.id)
 
     def lost(self, table: Table) -> None:
-        """Another worker holds the room now: stop playing it at once."""
+        """Another worker may play the room now: stop playing it at once (and if nobody took it
+        after all, give it up, so that whoever the proxy sends its players to claims it)."""
         if self.hall.tables.get(table.id) is table:
             self.dropped += 1
-            log.warning("worker %s lost room %s to another worker: dropped", self.worker, table.id)
-            asyncio.get_running_loop().create_task(self._forget(table, MOVED))
+            log.warning("worker %s lost room %s (another worker may play it): dropped", self.worker, table.id)
+            asyncio.get_running_loop().create_task(self._lose(table))
+
+    async def _lose(self, table: Table) -> None:
+        got = self.leases.get(table.id)
+        await self._forget(table, MOVED)
+        if got is not None:  # token-checked: a room another worker claimed is left alone
+            with contextlib.suppress(Exception):
+                await self._tx(leases.release_tx, got)
 
     async def _forget(self, table: Table, why: tuple[int, str]) -> None:
         if self.hall.tables.get(table.id) is table:
@@ -222,11 +232,14 @@ class Cluster:
         for conn in list(table.conns):
             conn.kick(*why)
 
-    def closed(self, table: Table) -> None:
-        """The room closed (idle or archived): out of the lobby; its lease stays as it was."""
-        self.leases.pop(table.id, None)
+    async def closed(self, table: Table) -> None:
+        """The room closed (idle or archived): out of the lobby, and nobody's (no worker loads it again)."""
+        got = self.leases.pop(table.id, None)
         self._touched.discard(table.id)
         self.shared.room_changed(table.id, None)
+        if got is not None:
+            with contextlib.suppress(Exception):  # else it ends with the lease; closed rooms are never claimed
+                await self._tx(leases.release_tx, got)
 
     async def _wanted(self, room: str) -> None:
         table = self.hall.tables.get(room)
@@ -278,9 +291,7 @@ class Cluster:
                         await self.acquire_orphan(room)
 
     async def acquire_orphan(self, room: str) -> None:
-        got: Lease | None = await self._tx(
-            leases.claim_tx, room, self.worker, self.settings.lease_ttl, self.settings.orphan_after
-        )
+        got: Lease | None = await self._tx(leases.claim_tx, room, self.worker, self.settings.orphan_after)
         if got is not None:
             await self._open(got)
 

@@ -316,7 +316,7 @@ class Hall:
             return
         self.tables.pop(table.id, None)
         if self.cluster is not None:
-            self.cluster.closed(table)
+            await self.cluster.closed(table)
         self._lobby = (-1e9, [])
         await table.stop()
 
@@ -396,8 +396,8 @@ class Hall:
         name = " ".join((name or "").split())[:64] or f"{game} room"
         check_value(name, "the room's name")
         row = db.room_row(name, game, options, turn_timeout, probe.num_players, created_by)
-        owner, ttl = (self.cluster.worker, self.cluster.settings.lease_ttl) if self.cluster else (None, 0.0)
-        await self.write(Write(run=lambda c: db.create_room_tx(c, row, owner, ttl)))
+        owner = self.cluster.worker if self.cluster is not None else None
+        await self.write(Write(run=lambda c: db.create_room_tx(c, row, owner)))
         table = Table(self, row)
         self.tables[table.id] = table
         if self.cluster is not None:

@@ -182,7 +182,7 @@ def import_store(store: Store, src: IO[str]) -> dict[str, int]:
                     )
             elif kind == "room":
                 c.execute(insert(rooms).values(**{**line, "created_at": _time(line["created_at"])}))
-                c.execute(insert(room_owners).values(room_id=line["id"], worker=None, token=0, expires_at=0.0))
+                c.execute(insert(room_owners).values(room_id=line["id"], worker=None, token=0, released_at=0.0))
             elif kind == "hand":
                 rows = line.pop("actions")
                 line.pop("record", None)

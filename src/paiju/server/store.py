@@ -188,13 +188,20 @@ analyses = Table(
 """复盘: the search bot's judgment of one seat's decisions in a finished hand (paiju.analysis),
 kept so that it is made once; a cache — dropping a row only means it is made again."""
 
+workers = Table(
+    "workers",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("expires_at", Float, nullable=False),  # the worker's lease on all its rooms, by the database's clock
+)
+
 room_owners = Table(
     "room_owners",
     metadata,
     Column("room_id", String(16), ForeignKey("rooms.id"), primary_key=True),
-    Column("worker", String(64), nullable=True),  # the worker playing the room (None: nobody)
+    Column("worker", String(64), nullable=True, index=True),  # the worker playing the room (None: nobody)
     Column("token", BigInteger, nullable=False),  # fencing token: one more at every claim
-    Column("expires_at", Float, nullable=False),  # the lease's end, seconds by the database's clock
+    Column("released_at", Float, nullable=False),  # when nobody's: since when, by the database's clock
     Column("wanted_by", String(64), nullable=True),  # a worker asking for the room (the proxy sends its players there)
 )
 """Who may append to a room's hands when several hall workers share the database (lease.py):
@@ -307,11 +314,10 @@ def rename_player_tx(c: Connection, pid: int, name: str) -> None:
     c.execute(update(players).where(players.c.id == pid).values(name=name))
 
 
-def create_room_tx(c: Connection, row: dict[str, Any], owner: str | None = None, ttl: float = 0.0) -> dict[str, Any]:
-    """A new room and its lease row (``owner``'s for ``ttl`` seconds when a worker of a cluster makes it)."""
+def create_room_tx(c: Connection, row: dict[str, Any], owner: str | None = None) -> dict[str, Any]:
+    """A new room and its owner row (``owner``'s when a worker of a cluster makes it)."""
     c.execute(insert(rooms).values(**row))
-    expires = db_clock(c) + ttl if owner is not None else 0.0
-    c.execute(insert(room_owners).values(room_id=row["id"], worker=owner, token=1, expires_at=expires))
+    c.execute(insert(room_owners).values(room_id=row["id"], worker=owner, token=1, released_at=0.0))
     return row
 
 

@@ -204,6 +204,7 @@ export function mountTable(root, roomId, ctx, { replay = null } = {}) {
   root.replaceChildren(page);
 
   // ------------------------------------------------------------ connection
+  const PING_EVERY = 10000; // ms between pings: a silent server is given up after two
   function connect() {
     if (S.destroyed) return;
     S.connState = S.attempts ? "reconnecting" : "connecting";
@@ -221,9 +222,26 @@ export function mountTable(root, roomId, ctx, { replay = null } = {}) {
       S.connState = "open";
       renderBanner();
       clearInterval(S.pingTimer);
-      S.pingTimer = setInterval(() => send({ type: "ping" }, true), 25000);
+      S.heardAt = Date.now();
+      S.pingTimer = setInterval(() => {
+        // a server that answers nothing for two pings (paused, or cut off without a close):
+        // give this socket up and reconnect — the proxy sends us to the room's new server
+        if (Date.now() - S.heardAt > 2 * PING_EVERY + 1000) {
+          S.ws = null;
+          clearInterval(S.pingTimer);
+          try {
+            ws.close();
+          } catch (e) {
+            /* closing a dead socket */
+          }
+          scheduleReconnect();
+          return;
+        }
+        send({ type: "ping" }, true);
+      }, PING_EVERY);
     });
     ws.addEventListener("message", (ev) => {
+      S.heardAt = Date.now();
       let msg;
       try {
         msg = JSON.parse(ev.data);
