@@ -31,13 +31,18 @@ PG = os.environ.get("PAIJU_TEST_POSTGRES")
 LEASE_TTL = 2.0  # seconds: failover within 5 s needs the lease to end well before
 
 
+def tool(name: str) -> str | None:
+    """A server program of Debian's, on PATH or in /usr/sbin (haproxy's place)."""
+    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+
+
 def missing() -> str | None:
     """Why a cluster cannot be started here (None: it can)."""
     if not PG:
         return "needs PAIJU_TEST_POSTGRES (a PostgreSQL URL; .ci/run starts one)"
-    for tool in ("redis-server", "haproxy"):
-        if shutil.which(tool) is None:
-            return f"needs Debian's {tool} on PATH (.ci/run installs it)"
+    for name in ("redis-server", "haproxy"):
+        if tool(name) is None:
+            return f"needs Debian's {name} (.ci/run installs it)"
     return None
 
 
@@ -70,7 +75,17 @@ class Cluster:
         self.engine = create_engine(self.db_url)
         self.redis_port = free_port()
         self.redis = subprocess.Popen(
-            ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            [
+                tool("redis-server") or "redis-server",
+                "--port",
+                str(self.redis_port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -94,7 +109,8 @@ class Cluster:
         cfg = self.tmp / "haproxy.cfg"
         cfg.write_text(config)
         log = open(self.tmp / "haproxy.log", "ab")  # noqa: SIM115 - the proxy's for its life
-        self.proxy = subprocess.Popen(["haproxy", "-db", "-f", str(cfg)], stdout=log, stderr=subprocess.STDOUT)
+        haproxy = tool("haproxy") or "haproxy"
+        self.proxy = subprocess.Popen([haproxy, "-db", "-f", str(cfg)], stdout=log, stderr=subprocess.STDOUT)
         self.wait_all_up()
         return self
 

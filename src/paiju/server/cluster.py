@@ -174,7 +174,7 @@ class Cluster:
         """Start the table of a room just claimed, replayed from the store."""
         store = self.hall.store
         row = await asyncio.to_thread(store.room, got.room)
-        if row is None or row["status"] in leases.CLOSED or row["damaged"]:
+        if row is None or row["status"] in leases.CLOSED:
             await self._tx(leases.release_tx, got)
             return None
         ids = [s["player"] for s in row["seats"] if s["player"] is not None]

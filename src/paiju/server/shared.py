@@ -278,14 +278,20 @@ class Shared:
         return True
 
     async def _sync_messages(self) -> None:
+        window, active = 0, set[str]()  # the second being counted, the keys that sent in it
         while True:
             await asyncio.sleep(SYNC_EVERY)
             counts, self._messages = self._messages, Counter()
             now = time.time()
             self._blocked = {k: t for k, t in self._blocked.items() if t > now}
+            second = int(now)
+            if second != window:
+                window, active = second, set()
+            active |= set(counts)
+            for k in active - set(counts):  # what the other workers added since: read again (+0)
+                counts[k] += 0
             if not counts:
                 continue
-            second = int(now)
             try:
                 totals = await self._add(counts.items(), second)
             except (RedisError, OSError) as e:
