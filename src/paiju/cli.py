@@ -1103,9 +1103,13 @@ class _Processes:
         return proc.pid
 
     def exited(self) -> list[tuple[str, int, Path]]:
-        """The processes that exited since the last call: name, exit code, log."""
+        """The processes that exited since the last call: name, exit code, log. What one of
+        them left behind (a dead worker's helper processes) is killed."""
         gone = [(name, proc, log) for name, proc, log in self.running if proc.poll() is not None]
         self.running = [x for x in self.running if x[1].returncode is None]
+        for _, proc, _ in gone:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
         return [(name, proc.returncode, log) for name, proc, log in gone]
 
     def stop(self) -> None:
@@ -1227,7 +1231,8 @@ def cluster_up(
         pid = procs.start("haproxy", [haproxy, "-f", str(config)], directory / "haproxy.log")
         typer.echo(f"haproxy: pid {pid}, config {config}, log {directory / 'haproxy.log'}")
         wait_until(f"{hall}/healthz", 15.0, "haproxy", directory / "haproxy.log")
-        typer.echo(f"the hall: {hall}/  ({workers} workers; Ctrl-C stops the cluster)")
+        count = f"{workers} worker" + ("s" if workers > 1 else "")
+        typer.echo(f"the hall: {hall}/  ({count}; Ctrl-C stops the cluster)")
         while True:
             for name, rc, log in procs.exited():
                 if name == "haproxy":
