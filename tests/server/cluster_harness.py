@@ -222,7 +222,7 @@ class Seat:
     def _policy(self, client: Client, msg: dict[str, Any]) -> None:
         client.heard = time.monotonic()
         if msg["type"] == "update":
-            self.updates.append(msg)
+            self.updates.append({**msg, "connection": self.connections, "at": time.monotonic()})
         if self.policy is not None:
             self.policy(client, msg)
 

@@ -72,9 +72,14 @@ def nothing_lost(cluster: Cluster, seat: Seat) -> None:
         hand, turn = m["room"]["hand_number"], m["turn"]
         if m["room"]["status"] != "playing":
             continue
-        assert len(stored.get(hand, [])) >= turn, (
-            f"hand {hand}: shown at turn {turn}, stored {len(stored.get(hand, []))}"
-        )
+        kept = len(stored.get(hand, []))
+        if kept < turn:
+            shown = [(u["connection"], u["room"]["hand_number"], u["turn"], u["room"]["status"]) for u in seat.updates]
+            raise AssertionError(
+                f"room {seat.rid} hand {hand}: shown at turn {turn} (connection {m['connection']}), stored {kept}; "
+                f"updates shown (connection, hand, turn, status): {shown[-30:]}; "
+                f"events {m['view'].get('events', [])[-4:]}; stored {stored.get(hand, [])[-4:]}"
+            )
 
 
 def test_twelve_tables_play_through_the_proxy_and_every_worker_lists_every_room(cluster: Cluster) -> None:

@@ -456,17 +456,17 @@ def create_app(
 
     async def healthz(req: Request) -> Response:
         """For the proxy's health checks: 200 while this process serves (a worker: while its
-        leases are renewed), else 503 — the proxy then sends its rooms' players elsewhere."""
+        lease is renewed), else 503 — the proxy then sends its rooms' players elsewhere."""
         h = state.get("hall")
-        if h is None or (h.cluster is not None and not h.cluster.holding()):
+        if h is None:
             return JSONResponse({"ok": False}, status_code=503)
         if h.cluster is None:
             return JSONResponse({"ok": True, "worker": None, "rooms": len(h.tables)})
         c = h.cluster
         mine = sorted(c.leases)
-        return JSONResponse(
-            {"ok": True, "worker": c.worker, "rooms": len(mine), "room_ids": mine, "dropped": c.dropped}
-        )
+        ok = c.holding() and not c.leaving
+        answer = {"ok": ok, "worker": c.worker, "rooms": len(mine), "room_ids": mine, "dropped": c.dropped}
+        return JSONResponse(answer, status_code=200 if ok else 503)
 
     async def api_online(req: Request) -> Response:
         """Presence: how many players have a table open (on a worker: across the cluster)."""
@@ -795,7 +795,17 @@ def serve(
         analysis=analysis,
         cluster=cluster,
     )
-    uvicorn.run(
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            """A worker of a cluster gives its rooms up first, so that the others claim them
+            while this one is still closing its connections (a rolling restart moves fast)."""
+            h = getattr(app.state, "hall", None)
+            if h is not None and h.cluster is not None:
+                await h.cluster.leave()
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -808,6 +818,7 @@ def serve(
         timeout_keep_alive=5,
         timeout_graceful_shutdown=5,
     )
+    Server(config).run()
 
 
 def cluster_settings(redis: str | None, worker_id: str | None, port: int, lease_ttl: float) -> ClusterSettings | None:

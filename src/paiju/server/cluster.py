@@ -70,6 +70,7 @@ class Cluster:
         self.valid_until = 0.0  # monotonic time the leases are surely still ours until
         self.shared = Shared(settings.redis, settings.worker, hall.limits)
         self.dropped = 0  # rooms dropped because their lease was lost (tests, logs)
+        self.leaving = False  # stopping: no room is claimed any more
         self._claims: dict[str, asyncio.Future[Table | None]] = {}
         self._touched: set[str] = set()
         self._lobby: list[dict[str, Any]] = []
@@ -87,13 +88,16 @@ class Cluster:
         for fn in (self._renew, self._sweep, self._publish, self._read_lobby):
             self._tasks.append(loop.create_task(fn(), name=f"cluster-{fn.__name__.strip('_')}"))
 
-    async def close(self) -> None:
-        """Stop: give up every room at once (the others claim them without waiting for the lease)."""
+    async def leave(self) -> None:
+        """The worker is stopping: claim nothing more, stop every table, and give every room up
+        at once (the others claim them without waiting for the lease to end)."""
+        self.leaving = True
         for t in self._tasks:
             t.cancel()
         for t in self._tasks:
             with contextlib.suppress(BaseException):
                 await t
+        self._tasks = []
         for table in list(self.hall.tables.values()):
             await self._forget(table, MOVED)
         try:
@@ -103,6 +107,10 @@ class Cluster:
             log.warning(
                 "worker %s could not give its rooms up (they are claimed when the leases end): %s", self.worker, e
             )
+
+    async def close(self) -> None:
+        if not self.leaving:
+            await self.leave()
         await self.shared.close()
 
     async def _tx(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -135,17 +143,21 @@ class Cluster:
         self.leases[table.id] = Lease(table.id, token)
         self.touched(table)
 
-    async def acquire(self, room: str) -> Table | None:
+    async def acquire(self, room: str, orphan: bool = False) -> Table | None:
         """The table of ``room``, claimed for this worker if need be (None: no such open room;
-        RoomBusy: its holder did not give it up in time — the player's client tries again)."""
+        RoomBusy: its holder did not give it up in time — the player's client tries again).
+        ``orphan``: only if nobody has played it for ``orphan_after`` seconds (the sweep).
+        One claim of a room at a time: a player's and the sweep's never open it twice."""
         table = self.hall.tables.get(room)
         if table is not None:
             return table
+        if self.leaving:
+            raise RoomBusy(room)
         pending = self._claims.get(room)
         if pending is None:
             pending = self._claims[room] = asyncio.get_running_loop().create_future()
             try:
-                pending.set_result(await self._claim(room))
+                pending.set_result(await (self._claim_orphan(room) if orphan else self._claim(room)))
             except Exception as e:
                 pending.set_exception(e)
             finally:
@@ -288,12 +300,11 @@ class Cluster:
             for room in rooms:
                 if room not in self.hall.tables and room not in self._claims:
                     with contextlib.suppress(Exception):
-                        await self.acquire_orphan(room)
+                        await self.acquire(room, orphan=True)
 
-    async def acquire_orphan(self, room: str) -> None:
+    async def _claim_orphan(self, room: str) -> Table | None:
         got: Lease | None = await self._tx(leases.claim_tx, room, self.worker, self.settings.orphan_after)
-        if got is not None:
-            await self._open(got)
+        return await self._open(got) if got is not None else None
 
     def touched(self, table: Table) -> None:
         """The room's lobby entry may have changed (published with the next batch)."""

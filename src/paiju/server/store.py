@@ -262,6 +262,8 @@ def migrate(engine: Engine) -> None:
             conn.commit()
         try:
             with conn.begin():
+                if conn.dialect.name == "postgresql":  # workers of a cluster starting together: one migrates
+                    conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7242525)")
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
                 if sqlite:
