@@ -28,7 +28,7 @@ from paiju.server.proxy_config import haproxy_config
 from .harness import Client, Hall, Player, Policy, ServerProcess, free_port
 
 PG = os.environ.get("PAIJU_TEST_POSTGRES")
-LEASE_TTL = 2.0  # seconds: failover within 5 s needs the lease to end well before
+LEASE_TTL = 3.0  # seconds (the default): failover within 5 s needs the lease to end well before
 
 
 def tool(name: str) -> str | None:
@@ -184,10 +184,13 @@ class Seat:
     """A player at one table through the proxy who reconnects whenever the connection ends or
     goes silent (a paused worker), as the page does; every update shown is kept in order."""
 
-    SILENT = 2.0  # seconds without any message (pings go every 0.5 s) before reconnecting
+    SILENT = 3.0  # seconds without any message (pings go every 0.5 s) before reconnecting
 
-    def __init__(self, hall: Hall, rid: str, player: Player, policy: Policy | None = None) -> None:
-        self.hall, self.rid, self.player, self.policy = hall, rid, player, policy
+    def __init__(self, hall: Hall, rid: str, player: Player, policy: Callable[[], Policy] | None = None) -> None:
+        # ``policy`` makes each connection's policy: a page shown the table anew acts anew
+        # (a move sent to a worker that died unanswered is sent again)
+        self.hall, self.rid, self.player, self.make_policy = hall, rid, player, policy
+        self.policy: Policy | None = None
         self.client: Client | None = None
         self.connections = 0
         self.updates: list[dict[str, Any]] = []  # (every connection's) updates, in the order shown
@@ -198,6 +201,7 @@ class Seat:
 
     def _run(self) -> None:
         while not self.stopped.is_set():
+            self.policy = self.make_policy() if self.make_policy is not None else None
             try:
                 c = self.hall.connect(self.rid, self.player, policy=self._policy)
             except Exception:

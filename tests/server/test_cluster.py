@@ -53,31 +53,31 @@ def busy_table(cluster: Cluster, name: str) -> Seat:
     first.send({"type": "start"})
     first.until_update(lambda m: m["room"]["status"] == "playing")
     first.close()
-    seat = Seat(hall, rid, p, keeps_playing())
+    seat = Seat(hall, rid, p, keeps_playing)
     assert seat.ready.wait(10)
     return seat
 
 
 def moves(seat: Seat, turns: int = 3, timeout: float = 15.0, what: str = "the table plays") -> None:
     since = seat.progress()
-    wait_until(
-        lambda: seat.progress()[0] > since[0] or seat.progress()[1] >= since[1] + turns, timeout, f"{what}: {since}"
-    )
+    where = f"{what}: room {seat.rid} at (hand, turn) {since}, connection {seat.connections}"
+    wait_until(lambda: seat.progress()[0] > since[0] or seat.progress()[1] >= since[1] + turns, timeout, where)
 
 
 def nothing_lost(cluster: Cluster, seat: Seat) -> None:
     """Every action any update showed the player is in the store, in the order shown."""
+    shown = list(seat.updates)  # first: what was shown before this was stored before it was shown
     stored = cluster.stored_actions(seat.rid)
-    for m in seat.updates:
+    for m in shown:
         hand, turn = m["room"]["hand_number"], m["turn"]
         if m["room"]["status"] != "playing":
             continue
         kept = len(stored.get(hand, []))
         if kept < turn:
-            shown = [(u["connection"], u["room"]["hand_number"], u["turn"], u["room"]["status"]) for u in seat.updates]
+            seen = [(u["connection"], u["room"]["hand_number"], u["turn"], u["room"]["status"]) for u in shown]
             raise AssertionError(
                 f"room {seat.rid} hand {hand}: shown at turn {turn} (connection {m['connection']}), stored {kept}; "
-                f"updates shown (connection, hand, turn, status): {shown[-30:]}; "
+                f"updates shown (connection, hand, turn, status): {seen[-30:]}; "
                 f"events {m['view'].get('events', [])[-4:]}; stored {stored.get(hand, [])[-4:]}"
             )
 
@@ -100,8 +100,11 @@ def test_twelve_tables_play_through_the_proxy_and_every_worker_lists_every_room(
         for s in seats:  # a room's own page through any worker
             r = httpx.get(cluster.workers[0].url + f"/api/rooms/{s.rid}", timeout=5)
             assert r.status_code == 200 and r.json()["id"] == s.rid
-        online = httpx.get(cluster.workers[1].url + "/api/online", timeout=5).json()["players"]
-        assert online >= 12
+        wait_until(  # presence, from another worker than most of the tables'
+            lambda: httpx.get(cluster.workers[1].url + "/api/online", timeout=5).json()["players"] >= 12,
+            5,
+            "every player at a table is online",
+        )
         for s in seats:
             nothing_lost(cluster, s)
     finally:

@@ -781,6 +781,13 @@ def serve(
     HeaderTimeoutProtocol.header_timeout = header_timeout
     collector.tune()
 
+    if cluster is not None:  # rooms moving between workers are worth a line in the log
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+        moves = logging.getLogger("paiju.cluster")
+        moves.setLevel(logging.INFO)
+        moves.addHandler(handler)
+        moves.propagate = False
     worker = f" (worker {cluster.worker} of a cluster)" if cluster is not None else ""
     print(f"paiju hall on http://{host}:{port}/{worker}", flush=True)
     app = create_app(
