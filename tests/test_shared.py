@@ -117,22 +117,31 @@ def test_a_players_messages_are_summed_over_the_workers(redis_url: str, monkeypa
         await asyncio.sleep(0.2)  # a sync or two
         assert not a.message(5, "10.0.0.1") and not b.message(5, "10.0.0.1")
         assert a.message(6, "10.0.0.1")  # another player is not held back
+        assert not await a.redis.keys("paiju:msgs:p:6:*")  # under its share: never counted in Redis
 
     two_workers(redis_url, limits, test)
 
 
-def test_the_lobby_lists_every_live_workers_rooms_and_forgets_a_dead_ones(redis_url: str) -> None:
+def test_the_lobby_pages_every_workers_rooms_and_forgets_a_dead_ones(redis_url: str) -> None:
     async def test(a: Shared, b: Shared) -> None:
-        a.room_changed("r1", {"id": "r1", "created": 1.0})
-        b.room_changed("r2", {"id": "r2", "created": 2.0})
+        for i in range(5):  # r0 … r4, made in that order, on one worker or the other
+            (a if i % 2 else b).room_changed(f"r{i}", {"id": f"r{i}", "game": "baohuang", "created": float(i)})
+        b.room_changed("s", {"id": "s", "game": "shengji", "created": 9.0})
         await a.flush_rooms()
         await b.flush_rooms()
-        assert [r["id"] for r in await a.lobby()] == ["r2", "r1"]  # newest first
-        assert (await b.room("r1")) == {"id": "r1", "created": 1.0}
-        b.room_changed("r2", None)  # r2 moved away from wb
+        rooms, total = await a.lobby_page(0, 3)
+        assert [r["id"] for r in rooms] == ["s", "r4", "r3"] and total == 6  # newest first
+        rooms, total = await b.lobby_page(3, 3)
+        assert [r["id"] for r in rooms] == ["r2", "r1", "r0"]
+        rooms, total = await a.lobby_page(0, 10, "shengji")
+        assert [r["id"] for r in rooms] == ["s"] and total == 1
+        assert await b.room("r1") == {"id": "r1", "game": "baohuang", "created": 1.0}
+        b.room_changed("r4", None)  # r4 moved away from wb (or closed)
         await b.flush_rooms()
-        assert [r["id"] for r in await a.lobby()] == ["r1"]
-        await a.redis.delete("paiju:rooms:wa")  # what expiry does to a dead worker's entries
-        assert await b.lobby() == []
+        assert [r["id"] for r in (await a.lobby_page(0, 10, "baohuang"))[0]] == ["r3", "r2", "r1", "r0"]
+        await a.redis.delete("paiju:room:r3", "paiju:room:r1")  # what expiry does to a dead worker's entries
+        rooms, total = await b.lobby_page(0, 10)
+        assert [r["id"] for r in rooms] == ["s", "r2", "r0"] and total == 3
+        assert (await b.lobby_page(0, 10))[1] == 3  # met once, gone from the index
 
     two_workers(redis_url, Limits(), test)

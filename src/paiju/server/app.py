@@ -390,16 +390,20 @@ def create_app(
         if offset < 0 or not 1 <= limit <= MAX_PAGE:
             return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
         p = await me(req)
-        rooms = hall().lobby()
         game = req.query_params.get("game")
-        if game:
-            rooms = [r for r in rooms if r["game"] == game]
-        page = rooms[offset : offset + limit]
+        cluster = hall().cluster
+        if cluster is not None:  # the whole cluster's lobby, a page of it read from Redis
+            page, total = await cluster.lobby_page(offset, limit, game or None)
+        else:
+            rooms = hall().lobby()
+            if game:
+                rooms = [r for r in rooms if r["game"] == game]
+            page, total = rooms[offset : offset + limit], len(rooms)
         if p:
             page = [{**r, "your_seat": _seat_of(r, hall(), p["id"])} for r in page]
         else:
             page = [{**r, "your_seat": None} for r in page]
-        return JSONResponse({"rooms": page, "total": len(rooms), "offset": offset, "limit": limit})
+        return JSONResponse({"rooms": page, "total": total, "offset": offset, "limit": limit})
 
     async def create_room(req: Request) -> Response:
         same_origin(req)

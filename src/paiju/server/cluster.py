@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from paiju.server.hall import Hall
 
 log = logging.getLogger("paiju.cluster")
+PUBLISH_EVERY = 1.0  # seconds between two sendings of the changed lobby entries
 MOVED = (1012, "the room moved to another server: reconnecting")  # 1012: service restart, try again
 
 
@@ -73,19 +74,19 @@ class Cluster:
         self.leaving = False  # stopping: no room is claimed any more
         self._claims: dict[str, asyncio.Future[Table | None]] = {}
         self._touched: set[str] = set()
-        self._lobby: list[dict[str, Any]] = []
-        self._lobby_stale = asyncio.Event()
+        # lobby pages read from Redis, kept ``lobby_refresh`` seconds or until a worker says the lobby changed
+        self._pages: dict[tuple[int, int, str | None], tuple[float, list[dict[str, Any]], int]] = {}
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
         await self.shared.start()
         self.shared.on_wanted = self._wanted
-        self.shared.on_lobby = self._lobby_stale.set
+        self.shared.on_lobby = self._pages.clear
         started = time.monotonic()
         await self._tx(leases.renew_tx, self.worker, self.settings.lease_ttl)  # the lease rooms made here rest on
         self.valid_until = started + self.settings.lease_ttl - self.settings.renew_every
         loop = asyncio.get_running_loop()
-        for fn in (self._renew, self._sweep, self._publish, self._read_lobby):
+        for fn in (self._renew, self._sweep, self._publish):
             self._tasks.append(loop.create_task(fn(), name=f"cluster-{fn.__name__.strip('_')}"))
 
     async def leave(self) -> None:
@@ -100,6 +101,8 @@ class Cluster:
         self._tasks = []
         for table in list(self.hall.tables.values()):
             await self._forget(table, MOVED)
+        with contextlib.suppress(Exception):
+            await self.shared.flush_rooms()  # out of the lobby now, not when the entries expire
         try:
             n = await self._tx(leases.release_all_tx, self.worker)
             log.info("worker %s gave up %d room(s)", self.worker, n)
@@ -311,10 +314,11 @@ class Cluster:
         self._touched.add(table.id)
 
     async def _publish(self) -> None:
-        """Send the lobby entries of the rooms that changed, a few times a second."""
+        """Send the lobby entries of the rooms that changed, once a second (a room's entry is
+        made anew only when something shown in the lobby changed)."""
         announced: set[str] = set()
         while True:
-            await asyncio.sleep(0.25)
+            await asyncio.sleep(PUBLISH_EVERY)
             touched, self._touched = self._touched, set()
             for room in touched:
                 table = self.hall.tables.get(room)
@@ -326,24 +330,25 @@ class Cluster:
             announced = set(self.hall.tables)
             await self.shared.flush_rooms(announce=bool(fresh))
 
-    async def _read_lobby(self) -> None:
-        """The whole cluster's lobby, read again when a worker says it changed (at most every
-        ``lobby_refresh`` seconds) and at least every second."""
-        while True:
+    async def lobby_page(self, offset: int, limit: int, game: str | None) -> tuple[list[dict[str, Any]], int]:
+        """A page of the cluster's lobby (this worker's own rooms as they are now); on Redis
+        trouble, this worker's own rooms alone."""
+        key = (offset, limit, game)
+        cached = self._pages.get(key)
+        if cached is not None and time.monotonic() - cached[0] < self.hall.limits.lobby_refresh:
+            rooms, total = cached[1], cached[2]
+        else:
             try:
-                self._lobby = await self.shared.lobby()
+                rooms, total = await self.shared.lobby_page(offset, limit, game)
             except Exception as e:
                 self.shared._trouble("reading the lobby", e)
-                self._lobby = []
-            self._lobby_stale.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._lobby_stale.wait(), 1.0)
-            await asyncio.sleep(self.hall.limits.lobby_refresh)
-
-    def lobby(self) -> list[dict[str, Any]]:
-        """Every open room of the cluster: this worker's own as they are now, the others' as
-        Redis had them at the last read."""
-        mine = {t.id: t.room_info() for t in self.hall.tables.values()}
-        rooms = [mine.pop(r["id"], r) for r in self._lobby]
-        rooms = [*mine.values(), *rooms]
-        return [{k: v for k, v in r.items() if k != "created"} for r in rooms]
+                mine = [t for t in reversed(self.hall.tables.values()) if game is None or t.game_name == game]
+                return [t.room_info() for t in mine[offset : offset + limit]], len(mine)
+            if len(self._pages) > 256:
+                self._pages.clear()
+            self._pages[key] = (time.monotonic(), rooms, total)
+        out = []
+        for r in rooms:
+            table = self.hall.tables.get(r["id"])
+            out.append(table.room_info() if table is not None else {k: v for k, v in r.items() if k != "created"})
+        return out, total

@@ -248,10 +248,7 @@ class Hall:
         now = time.monotonic()
         stamp, rooms = self._lobby
         if now - stamp >= self.limits.lobby_refresh:
-            if self.cluster is not None:
-                rooms = self.cluster.lobby()
-            else:
-                rooms = [t.room_info() for t in reversed(self.tables.values())]
+            rooms = [t.room_info() for t in reversed(self.tables.values())]
             self._lobby = (now, rooms)
         return rooms
 

@@ -3,18 +3,19 @@
 Each worker keeps, under keys that expire a few seconds after it stops refreshing them:
 
 - ``paiju:worker:{id}`` — it is alive (the set ``paiju:workers`` names every worker seen);
-- ``paiju:rooms:{id}`` — the lobby entry of every room it plays (a hash: room → info), so
-  the lobby through any worker lists every room and a dead worker's rooms drop out of it
-  until their new owner lists them;
+- ``paiju:room:{room}`` — the lobby entry of every room it plays, and the room's place in
+  the indexes ``paiju:lobby:all`` and ``paiju:lobby:{game}`` (sorted sets, newest first):
+  the lobby through any worker lists every room, a page read costs one page, and a dead
+  worker's rooms drop out of it until their new owner lists them;
 - ``paiju:conns:{id}`` — its open table connections per player (``p:ID``) and per address
   (``a:ADDRESS``): the connection caps count every worker's, and the players with one are
   the ones online (presence).
 
 Rate limits across workers: rooms and replays per minute are counters per minute window
-(``INCR``); table messages, far more frequent, are counted locally and added to per-second
-counters every ``SYNC_EVERY`` seconds, a player or address over its share in the cluster
-being refused for the rest of that second — the cluster allows at most one sync's worth
-more than one worker would.
+(``INCR``); table messages, far more frequent, are counted locally, and a player or address
+over its even share of a second on one worker is added to a per-second counter in Redis
+every ``SYNC_EVERY`` seconds, being refused for the rest of that second when the cluster's
+count is over its limit (``_sync_messages``).
 
 Pub/sub: ``paiju:lobby`` says the lobby changed (a room opened, closed or changed hands),
 ``paiju:to:{id}`` asks worker ``id`` to give a room up (lease.py's ``wanted_by``, without
@@ -63,9 +64,13 @@ class Shared:
         self.on_lobby: Callable[[], None] = lambda: None  # another worker's lobby changed
         self.on_wanted: Callable[[str], Awaitable[None]] | None = None  # a room is asked of this worker
         self._rooms: dict[str, bytes] = {}  # this worker's lobby entries as last sent
+        self._games: dict[str, str] = {}  # room → its game (the lobby has an index per game)
+        self._created: dict[str, float] = {}  # room → when it was made (the lobby's order)
         self._dirty: set[str] = set()
-        self._gone: set[str] = set()
-        self._messages: Counter[str] = Counter()  # messages since the last sync, per p:/a: key
+        self._gone: dict[str, str] = {}  # rooms no longer played here → their game
+        self._second = 0  # the second the message counts are of
+        self._local: Counter[str] = Counter()  # this worker's messages in it, per p:/a: key
+        self._sent: Counter[str] = Counter()  # of those, how many were added to Redis's count
         self._blocked: dict[str, float] = {}  # key → end of the second it is over its share in
         self._tasks: list[asyncio.Task[None]] = []
         self._warned = 0.0
@@ -88,7 +93,7 @@ class Shared:
                 await t
         with contextlib.suppress(RedisError, OSError):
             pipe = self.redis.pipeline(transaction=False)
-            pipe.delete(_key("worker", self.worker), _key("rooms", self.worker), _key("conns", self.worker))
+            pipe.delete(_key("worker", self.worker), _key("conns", self.worker))
             pipe.srem(_key("workers"), self.worker)
             pipe.publish(LOBBY, self.worker)
             await pipe.execute()
@@ -105,35 +110,43 @@ class Shared:
         """The lobby entry of a room this worker plays (None: it plays it no more)."""
         if info is None:
             if self._rooms.pop(room, None) is not None:
-                self._gone.add(room)
+                self._gone[room] = self._games.pop(room, "")
             self._dirty.discard(room)
             return
         data = orjson.dumps(info)
         if self._rooms.get(room) != data:
             self._rooms[room] = data
+            self._games[room] = info["game"]
+            self._created[room] = float(info.get("created", 0.0))
             self._dirty.add(room)
-            self._gone.discard(room)
+            self._gone.pop(room, None)
+
+    def _index(self, pipe: Any, rooms: Iterable[str]) -> None:
+        """Room entries and their places in the lobby's indexes (newest first by score)."""
+        for r in rooms:
+            pipe.set(_key("room", r), self._rooms[r], ex=ALIVE_FOR)
+            pipe.zadd(_key("lobby", "all"), {r: self._created[r]})
+            pipe.zadd(_key("lobby", self._games[r]), {r: self._created[r]})
 
     async def flush_rooms(self, announce: bool = False) -> None:
         """Send the changed lobby entries (and say so when a room opened, moved or closed)."""
         dirty, gone = self._dirty, self._gone
-        self._dirty, self._gone = set(), set()
+        self._dirty, self._gone = set(), {}
         if not dirty and not gone and not announce:
             return
-        key = _key("rooms", self.worker)
         pipe = self.redis.pipeline(transaction=False)
-        if dirty:
-            pipe.hset(key, mapping={r: self._rooms[r] for r in dirty if r in self._rooms})
-            pipe.expire(key, ALIVE_FOR)
-        if gone:
-            pipe.hdel(key, *gone)
-        if gone or announce:
-            pipe.publish(LOBBY, self.worker)
+        self._index(pipe, [r for r in dirty if r in self._rooms])
+        for r, game in gone.items():
+            pipe.delete(_key("room", r))
+            pipe.zrem(_key("lobby", "all"), r)
+            if game:
+                pipe.zrem(_key("lobby", game), r)
+        pipe.publish(LOBBY, self.worker)  # the other workers' cached pages are stale
         try:
             await pipe.execute()
         except (RedisError, OSError) as e:
             self._dirty |= dirty
-            self._gone |= gone
+            self._gone.update(gone)
             self._trouble("sending the lobby", e)
 
     async def _beat(self) -> None:
@@ -142,14 +155,18 @@ class Shared:
                 pipe = self.redis.pipeline(transaction=False)
                 pipe.set(_key("worker", self.worker), orjson.dumps({"at": time.time()}), ex=ALIVE_FOR)
                 pipe.sadd(_key("workers"), self.worker)
-                pipe.expire(_key("rooms", self.worker), ALIVE_FOR)
                 pipe.expire(_key("conns", self.worker), ALIVE_FOR)
                 pipe.smembers(_key("workers"))
+                rooms = list(self._rooms)
+                for r in rooms:  # each room's entry lives while its worker does
+                    pipe.expire(_key("room", r), ALIVE_FOR)
                 got = await pipe.execute()
-                seen = got[-1]
-                if not got[2] and self._rooms:  # the entries are gone (Redis restarted): all of them again
-                    await self.redis.hset(_key("rooms", self.worker), mapping=dict(self._rooms))  # type: ignore[arg-type]
-                    await self.redis.expire(_key("rooms", self.worker), ALIVE_FOR)
+                seen = got[3]
+                lost = [r for r, kept in zip(rooms, got[4:]) if not kept and r in self._rooms]
+                if lost:  # gone meanwhile (Redis restarted, or the worker was paused): all of them again
+                    pipe = self.redis.pipeline(transaction=False)
+                    self._index(pipe, lost)
+                    await pipe.execute()
                 names = sorted(w.decode() for w in seen)
                 alive = await self.redis.mget([_key("worker", w) for w in names]) if names else []
                 self.live = [w for w, a in zip(names, alive) if a is not None] or [self.worker]
@@ -160,28 +177,34 @@ class Shared:
                 self._trouble("the heartbeat", e)
             await asyncio.sleep(BEAT_EVERY)
 
-    async def lobby(self) -> list[dict[str, Any]]:
-        """Every room of every live worker, newest first (a room listed twice while it moves: once)."""
+    async def lobby_page(self, offset: int, limit: int, game: str | None = None) -> tuple[list[dict[str, Any]], int]:
+        """One page of the cluster's open rooms, newest first, and how many there are: the page's
+        entries alone are read (a lobby of tens of thousands of rooms costs what a page costs).
+        Rooms whose worker is gone (their entry expired) leave the index as they are met."""
+        index = _key("lobby", game or "all")
         pipe = self.redis.pipeline(transaction=False)
-        for w in self.live:
-            pipe.hgetall(_key("rooms", w))
-        seen: dict[str, dict[str, Any]] = {}
-        for entries in await pipe.execute():
-            for data in entries.values():
-                info = orjson.loads(data)
-                seen.setdefault(info["id"], info)
-        return sorted(seen.values(), key=lambda r: r.get("created", 0), reverse=True)
+        pipe.zrevrange(index, offset, offset + limit - 1)
+        pipe.zcard(index)
+        ids, total = await pipe.execute()
+        if not ids:
+            return [], int(total)
+        datas = await self.redis.mget([_key("room", r.decode()) for r in ids])
+        stale = [r for r, d in zip(ids, datas) if d is None]
+        if stale:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zrem(_key("lobby", "all"), *stale)
+            if game:
+                pipe.zrem(index, *stale)
+            await pipe.execute()
+        return [orjson.loads(d) for d in datas if d is not None], int(total) - len(stale)
 
     async def room(self, room: str) -> dict[str, Any] | None:
-        """One room's lobby entry from whichever worker plays it."""
-        pipe = self.redis.pipeline(transaction=False)
-        for w in self.live:
-            pipe.hget(_key("rooms", w), room)
-        for data in await pipe.execute():
-            if data is not None:
-                info: dict[str, Any] = orjson.loads(data)
-                return info
-        return None
+        """One room's lobby entry, from whichever worker plays it."""
+        data = await self.redis.get(_key("room", room))
+        if data is None:
+            return None
+        info: dict[str, Any] = orjson.loads(data)
+        return info
 
     async def ask(self, owner: str, room: str) -> None:
         """Ask ``owner`` to give ``room`` up now (it would see the request at its next renewal)."""
@@ -270,37 +293,47 @@ class Shared:
         """Count one table message; False when the player or address is over its share of
         this second in the cluster (learnt at the last sync)."""
         now = time.time()
+        second = int(now)
+        if second != self._second:
+            self._second, self._local, self._sent = second, Counter(), Counter()
         p, a = f"p:{player}", f"a:{address}"
-        self._messages[p] += 1
-        self._messages[a] += 1
+        self._local[p] += 1
+        self._local[a] += 1
         if self._blocked:
             return not (self._blocked.get(p, 0) > now or self._blocked.get(a, 0) > now)
         return True
 
+    def _allowed(self, key: str) -> float:
+        """Messages a player (``p:``) or an address (``a:``) may send in one second: a burst."""
+        return 2 * (self.limits.rate if key.startswith("p:") else self.limits.address_rate)
+
     async def _sync_messages(self) -> None:
-        window, active = 0, set[str]()  # the second being counted, the keys that sent in it
+        """Only a key over its even share of this second on this worker (its limit divided by
+        the live workers) is counted in Redis: while every worker's count is under its share,
+        the cluster's is under the limit; a key over it is summed over the workers that see
+        it so. Normal play costs Redis nothing; a flood is held to at most about twice the
+        limit across any number of workers (once over the share where it is counted)."""
         while True:
             await asyncio.sleep(SYNC_EVERY)
-            counts, self._messages = self._messages, Counter()
             now = time.time()
             self._blocked = {k: t for k, t in self._blocked.items() if t > now}
-            second = int(now)
-            if second != window:
-                window, active = second, set()
-            active |= set(counts)
-            for k in active - set(counts):  # what the other workers added since: read again (+0)
-                counts[k] += 0
-            if not counts:
+            second = self._second
+            if int(now) != second:
+                continue  # nothing counted in this second yet
+            share = 1.0 / max(1, len(self.live))
+            hot = {
+                k: n - self._sent[k] for k, n in self._local.items() if n > self._allowed(k) * share or k in self._sent
+            }
+            if not hot:
                 continue
             try:
-                totals = await self._add(counts.items(), second)
+                totals = await self._add(hot.items(), second)
             except (RedisError, OSError) as e:
                 self._trouble("counting messages", e)
                 continue
-            lim = self.limits
-            for (k, _), total in zip(counts.items(), totals):
-                allowed = 2 * (lim.rate if k.startswith("p:") else lim.address_rate)  # a second's burst
-                if total > allowed:
+            for (k, added), total in zip(hot.items(), totals):
+                self._sent[k] += added
+                if total > self._allowed(k):
                     self._blocked[k] = second + 1
 
     async def _add(self, counts: Iterable[tuple[str, int]], second: int) -> list[int]:
