@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import socket
+import sys
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -829,7 +830,11 @@ def serve(
         timeout_keep_alive=5,
         timeout_graceful_shutdown=5,
     )
-    Server(config).run()
+    server = Server(config)
+    with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: Ctrl-C stops the hall without a traceback
+        server.run()
+    if not server.started:
+        sys.exit(3)  # uvicorn's exit code when the server could not start
 
 
 def cluster_settings(redis: str | None, worker_id: str | None, port: int, lease_ttl: float) -> ClusterSettings | None:
