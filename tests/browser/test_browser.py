@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -310,6 +311,30 @@ def test_server_crash_and_restart_mid_hand(private_server: HallServer, page: Pag
     expect(page.get_by_test_id("banner")).to_be_hidden()
     assert cy.play_hand() is True
     cy.check_scores()
+    no_page_errors(page)
+
+
+@pytest.mark.slow
+def test_a_silent_server_is_given_up_and_the_page_reconnects(private_server: HallServer, page: Page) -> None:
+    """A server that answers nothing (paused, as a worker of a cluster may be, or cut off
+    without a close) is given up after two unanswered pings, and the page reconnects."""
+    cy = Person(page, "Cy")
+    cy.login(private_server.url)
+    cy.create_room("baohuang", preset="standard")
+    cy.fill_with_bots("normal")
+    cy.start()
+    assert cy.play_hand(stop_after=2) is False, "the hand ended before the pause"
+    before = snapshot(cy)
+    assert private_server.proc is not None
+    os.kill(private_server.proc.pid, signal.SIGSTOP)
+    try:
+        # two pings of 10 s unanswered: the page stops waiting on the dead socket
+        expect(cy.table).to_have_attribute("data-connection", "reconnecting", timeout=30_000)
+    finally:
+        os.kill(private_server.proc.pid, signal.SIGCONT)
+    wait_same_table(cy, before)
+    expect(page.get_by_test_id("banner")).to_be_hidden()
+    assert cy.play_hand() is True
     no_page_errors(page)
 
 

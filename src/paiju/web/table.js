@@ -222,11 +222,12 @@ export function mountTable(root, roomId, ctx, { replay = null } = {}) {
       S.connState = "open";
       renderBanner();
       clearInterval(S.pingTimer);
-      S.heardAt = Date.now();
+      S.unanswered = 0;
       S.pingTimer = setInterval(() => {
-        // a server that answers nothing for two pings (paused, or cut off without a close):
-        // give this socket up and reconnect — the proxy sends us to the room's new server
-        if (Date.now() - S.heardAt > 2 * PING_EVERY + 1000) {
+        // a server that answered none of two pings (paused, or cut off without a close): give
+        // this socket up and reconnect — the proxy sends us to the room's new server. Pings are
+        // counted, not the clock: a laptop woken up runs a late timer once, with no time to answer
+        if (S.unanswered >= 2) {
           S.ws = null;
           clearInterval(S.pingTimer);
           try {
@@ -237,11 +238,12 @@ export function mountTable(root, roomId, ctx, { replay = null } = {}) {
           scheduleReconnect();
           return;
         }
+        S.unanswered += 1;
         send({ type: "ping" }, true);
       }, PING_EVERY);
     });
     ws.addEventListener("message", (ev) => {
-      S.heardAt = Date.now();
+      S.unanswered = 0;
       let msg;
       try {
         msg = JSON.parse(ev.data);
