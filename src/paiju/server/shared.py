@@ -49,6 +49,7 @@ ALIVE_FOR = 5  # seconds a worker's keys outlive its last heartbeat
 BEAT_EVERY = 1.0  # seconds between heartbeats
 SYNC_EVERY = 0.2  # seconds between two syncs of the message counts
 LOBBY = PREFIX + "lobby"
+REDIS_CONNECTIONS = 32  # per worker
 
 
 def _key(*parts: Any) -> str:
@@ -60,7 +61,12 @@ class Shared:
 
     def __init__(self, url: str, worker: str, limits: Limits) -> None:
         self.url, self.worker, self.limits = url, worker, limits
-        self.redis: aioredis.Redis = aioredis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+        # a bounded pool that makes a request wait for a connection (a thousand players
+        # connecting at once must not open a thousand connections, nor fail)
+        self._pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=5.0, socket_timeout=2.0, socket_connect_timeout=2.0
+        )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=self._pool)
         self.on_lobby: Callable[[], None] = lambda: None  # another worker's lobby changed
         self.on_wanted: Callable[[str], Awaitable[None]] | None = None  # a room is asked of this worker
         self._rooms: dict[str, bytes] = {}  # this worker's lobby entries as last sent
@@ -98,6 +104,7 @@ class Shared:
             pipe.publish(LOBBY, self.worker)
             await pipe.execute()
         await self.redis.aclose()
+        await self._pool.disconnect()
 
     def _trouble(self, what: str, e: BaseException) -> None:
         now = time.monotonic()

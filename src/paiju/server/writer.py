@@ -100,6 +100,7 @@ class Writer:
         self._turn: list[_Item] = []  # writes submitted in this turn of the event loop
         self._conn: Connection | None = None
         self._seq: dict[int, int] = {}  # hand id → last stored seq, as this writer knows it
+        self._seq_token: dict[int, int | None] = {}  # hand id → the room's lease token it was known under
         self._released = threading.Event()
         self._released.set()
         self._thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
@@ -190,7 +191,7 @@ class Writer:
                     it.error = Fenced(f"room {fence[0]} is played by another worker now")
                     continue
                 try:
-                    advanced = self._check_seq(c, it.write.actions, advanced, fresh=fence is not None)
+                    advanced = self._check_seq(c, it.write.actions, advanced, None if fence is None else fence[1])
                 except StoreError as e:
                     it.error = e
                     continue
@@ -204,6 +205,7 @@ class Writer:
             c.commit()
         except Exception as e:
             self._seq.clear()  # what was stored is read again from the database
+            self._seq_token.clear()
             self._rollback()
             if unavailable(e):
                 if not self.down:
@@ -226,6 +228,7 @@ class Writer:
         self._seq.update(advanced)
         if len(self._seq) > 10_000:  # finished hands are never written again
             self._seq.clear()
+            self._seq_token.clear()
 
     @staticmethod
     def _tokens(c: Connection, batch: list[_Item]) -> dict[str, int]:
@@ -238,19 +241,21 @@ class Writer:
         return {r: int(t) for r, t in c.execute(q.with_for_update()).all()}
 
     def _check_seq(
-        self, c: Connection, rows: list[dict[str, Any]], advanced: dict[int, int], fresh: bool = False
+        self, c: Connection, rows: list[dict[str, Any]], advanced: dict[int, int], token: int | None = None
     ) -> dict[int, int]:
         """A hand's actions are numbered 1, 2, 3 … with no hole and no repeat: ``rows``
         must follow the last stored action (or those of earlier writes of this group,
-        ``advanced``). The last seq per hand with ``rows`` added (raises StoreError). ``fresh``:
-        read it from the database, not from what this writer remembers (a room of a cluster
-        may have been played by another worker since)."""
+        ``advanced``). The last seq per hand with ``rows`` added (raises StoreError). ``token``:
+        the room's lease token the write is fenced with (a cluster): what this writer remembers
+        of a hand holds only under the same token — under another, another worker may have
+        played the room since, and the last seq is read from the database again."""
         out = dict(advanced)
         for r in rows:
             hid = r["hand_id"]
             if hid not in out:
-                if fresh or hid not in self._seq:
+                if hid not in self._seq or self._seq_token.get(hid) != token:
                     self._seq[hid] = last_seq(c, hid)
+                    self._seq_token[hid] = token
                 out[hid] = self._seq[hid]
             if r["seq"] != out[hid] + 1:
                 raise StoreError(f"hand {hid}: action {r['seq']} does not follow the stored action {out[hid]}")
