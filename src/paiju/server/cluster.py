@@ -266,6 +266,7 @@ class Cluster:
         s = self.settings
         while True:
             started = time.monotonic()
+            before = dict(self.leases)  # a room claimed while the renewal runs is not judged by it
             try:
                 held: dict[str, tuple[int, str | None]] = await self._tx(leases.renew_tx, self.worker, s.lease_ttl)
             except Exception as e:
@@ -277,10 +278,10 @@ class Cluster:
                 for table in list(self.hall.tables.values()):
                     self.lost(table)
             elif held is not None:
-                for room, got in list(self.leases.items()):
+                for room, got in before.items():
                     now = held.get(room)
                     mine = self.hall.tables.get(room)
-                    if mine is None:
+                    if mine is None or self.leases.get(room) is not got:
                         continue
                     if now is None or now[0] != got.token:
                         self.lost(mine)

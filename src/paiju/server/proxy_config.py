@@ -55,6 +55,7 @@ defaults
     timeout tunnel 1h       # an open table: a WebSocket lives as long as the player stays
     timeout client-fin 5s
     timeout http-request 10s
+    timeout check 1500ms    # a health check a loaded worker answers late is not yet a failure
     retries 2
     option redispatch 1     # a worker that refuses the connection: the next one on the ring
     option forwardfor       # the player's address, for the workers' per-address limits

@@ -17,8 +17,9 @@ over its even share of a second on one worker is added to a per-second counter i
 every ``SYNC_EVERY`` seconds, being refused for the rest of that second when the cluster's
 count is over its limit (``_sync_messages``).
 
-Pub/sub: ``paiju:lobby`` says the lobby changed (a room opened, closed or changed hands),
-``paiju:to:{id}`` asks worker ``id`` to give a room up (lease.py's ``wanted_by``, without
+Pub/sub (channels are the whole Redis server's, so they are named after the database number
+N): ``paiju:lobby:dbN`` says the lobby changed (a room opened, closed or changed hands),
+``paiju:to:dbN:{id}`` asks worker ``id`` to give a room up (lease.py's ``wanted_by``, without
 waiting for its next renewal).
 
 When Redis does not answer the hall goes on with what it has: its own rooms in the lobby,
@@ -48,7 +49,6 @@ PREFIX = "paiju:"
 ALIVE_FOR = 5  # seconds a worker's keys outlive its last heartbeat
 BEAT_EVERY = 1.0  # seconds between heartbeats
 SYNC_EVERY = 0.2  # seconds between two syncs of the message counts
-LOBBY = PREFIX + "lobby"
 REDIS_CONNECTIONS = 32  # per worker
 
 
@@ -67,6 +67,12 @@ class Shared:
             url, max_connections=REDIS_CONNECTIONS, timeout=5.0, socket_timeout=2.0, socket_connect_timeout=2.0
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=self._pool)
+        # channels are the whole server's, whatever the database: named after it, so that two
+        # clusters on one Redis (two database numbers) do not hear each other
+        db = self._pool.connection_kwargs.get("db", 0)
+        self.lobby_channel = _key("lobby", f"db{db}")
+        self._to = _key("to", f"db{db}")  # + ":" + a worker: asks that worker for a room
+        self.own_channel = f"{self._to}:{worker}"
         self.on_lobby: Callable[[], None] = lambda: None  # another worker's lobby changed
         self.on_wanted: Callable[[str], Awaitable[None]] | None = None  # a room is asked of this worker
         self._rooms: dict[str, bytes] = {}  # this worker's lobby entries as last sent
@@ -101,7 +107,7 @@ class Shared:
             pipe = self.redis.pipeline(transaction=False)
             pipe.delete(_key("worker", self.worker), _key("conns", self.worker))
             pipe.srem(_key("workers"), self.worker)
-            pipe.publish(LOBBY, self.worker)
+            pipe.publish(self.lobby_channel, self.worker)
             await pipe.execute()
         await self.redis.aclose()
         await self._pool.disconnect()
@@ -148,7 +154,7 @@ class Shared:
             pipe.zrem(_key("lobby", "all"), r)
             if game:
                 pipe.zrem(_key("lobby", game), r)
-        pipe.publish(LOBBY, self.worker)  # the other workers' cached pages are stale
+        pipe.publish(self.lobby_channel, self.worker)  # the other workers' cached pages are stale
         try:
             await pipe.execute()
         except (RedisError, OSError) as e:
@@ -216,7 +222,7 @@ class Shared:
     async def ask(self, owner: str, room: str) -> None:
         """Ask ``owner`` to give ``room`` up now (it would see the request at its next renewal)."""
         try:
-            await self.redis.publish(_key("to", owner), room)
+            await self.redis.publish(f"{self._to}:{owner}", room)
         except (RedisError, OSError) as e:
             self._trouble("asking for a room", e)
 
@@ -224,11 +230,11 @@ class Shared:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(LOBBY, _key("to", self.worker))
+                await pubsub.subscribe(self.lobby_channel, self.own_channel)
                 async for msg in pubsub.listen():
                     channel = msg["channel"].decode()
                     data = msg["data"].decode() if isinstance(msg["data"], bytes) else str(msg["data"])
-                    if channel == LOBBY:
+                    if channel == self.lobby_channel:
                         if data != self.worker:
                             self.on_lobby()
                     elif self.on_wanted is not None:
