@@ -49,6 +49,32 @@ tables', to show whether search-bot tables move them. The workers inherit the se
 CPU pinning, and a pool whose hall is pinned moves them to the other CPUs by itself
 (bot_pool.hall_cpus: here the clients' CPU), where they run under SCHED_IDLE;
 ``--workers-on-clients`` also moves them there, from outside.
+
+``--cluster W`` measures a cluster instead (paiju.server.cluster): W hall workers
+(``python -m paiju.server.app … --db postgresql://… --redis redis://… --worker-id ID``)
+on a fresh PostgreSQL schema (``--pg URL``, default ``$PAIJU_BENCH_POSTGRES`` or
+``$PAIJU_TEST_POSTGRES``; the schema ``bench_…`` is made before and dropped after) and a
+flushed Redis database (``--redis URL``, default ``$PAIJU_BENCH_REDIS`` or
+``$PAIJU_TEST_REDIS``; name a database number of its own, e.g. ``redis://host:6379/5`` —
+the script refuses one a running cluster uses), behind HAProxy (``/usr/sbin/haproxy``,
+its configuration from paiju.server.proxy_config.haproxy_config). Every HTTP request and
+WebSocket of the clients goes through the proxy, which sends a room's to one worker by a
+hash of the room's id; a room is made on whichever worker the proxy picks, so the first
+connection to it may wait for the handoff (in the set-up, before the warm-up; a table's
+first player connects before the other four, and a refused first connection — the
+holder did not give the room up in time — is tried again). ``--cluster 1,2,3`` runs each
+worker count in turn for each client count. Nothing is pinned in cluster mode: workers,
+HAProxy, PostgreSQL, Redis and the clients share the machine's CPUs. Each row also gives,
+over the window: the workers' CPU together, HAProxy's, PostgreSQL's (its postmaster and
+every child: the backends of anything else using that server count too; the workers' own
+backends, found by ``application_name``, are in the JSON) and Redis's (the process its
+``INFO`` names); the workers' commits per second (``pg_stat_database.xact_commit`` of the
+database, less the rest of the server's rate, measured 3 s before the workers start and
+3 s after they stop), accepted actions per commit (group commit), action rows stored per
+second (``pg_stat_user_tables`` of the schema), Redis commands per second (``INFO stats``,
+less the same kind of baseline); and, for the whole run, the time a table WebSocket took to
+be answered (a table's first: the handoff), the rooms' handoffs (fencing tokens), how many
+rooms each worker played at the end and how often HAProxy marked a worker down.
 """
 
 from __future__ import annotations
@@ -65,6 +91,7 @@ import platform
 import random
 import re
 import resource
+import secrets
 import shutil
 import signal
 import socket
@@ -76,7 +103,7 @@ import time
 import urllib.request
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +120,7 @@ TARGET = {"clients": 1000, "p99_ms": 100.0, "errors": 0}
 """The issue's target: 1,000 clients on a 2-core machine, p99 below 100 ms, no errors."""
 PACE_RATE, PACE_BURST = 18.0, 30.0  # below the server's 20/s, bursts of 40
 GRACE_S = 3.0  # after the window: how long to wait for answers still on their way
+OPEN_TRIES = 5  # set-up: times a table WebSocket refused as unavailable is opened again
 
 
 # ---------------------------------------------------------------------------- machine
@@ -276,6 +304,314 @@ class Server:
         self.dir.cleanup()
 
 
+# ---------------------------------------------------------------------------- a cluster
+HAPROXY = "/usr/sbin/haproxy"
+BASELINE_S = 3.0  # seconds the database's and Redis's other traffic is measured before and after a cluster row
+
+
+def with_query(url: str, **params: str) -> str:
+    """``url`` with more query parameters (libpq's, for a PostgreSQL URL)."""
+    return url + ("&" if "?" in url else "?") + "&".join(f"{k}={v}" for k, v in params.items())
+
+
+def libpq_url(url: str) -> str:
+    """A SQLAlchemy PostgreSQL URL (``postgresql+psycopg://``) as libpq reads it."""
+    return re.sub(r"^postgresql\+\w+://", "postgresql://", url)
+
+
+def pids_named(comm: str, parent: int | None = None) -> list[int]:
+    """Processes whose name (/proc/PID/comm) is ``comm`` (and, if given, that are ``parent`` or its children)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and comm_of(int(entry)) == comm:
+            if parent is None or int(entry) == parent or parent_of(int(entry)) == parent:
+                out.append(int(entry))
+    return out
+
+
+def parent_of(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def comm_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+def _get_json(url: str, timeout: float = 2.0) -> Any:
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return json.loads(r.read())
+
+
+class Counters:
+    """PostgreSQL's and Redis's counters, read from outside: the database's commits, the
+    action rows stored in the cluster's schema, the workers' own backends
+    (``application_name``), and the commands Redis processed. ``postmaster`` and
+    ``redis_pid``: the servers' processes when they run on this machine (else None)."""
+
+    def __init__(self, pg: str, schema: str, app_name: str, redis_url: str) -> None:
+        import psycopg
+        import redis
+
+        self.schema, self.app_name = schema, app_name
+        self.pg = psycopg.connect(libpq_url(pg), autocommit=True)
+        self.redis = redis.Redis.from_url(redis_url)
+        backend = int(self.pg.execute("SELECT pg_backend_pid()").fetchone()[0])  # type: ignore[index]
+        postmaster = parent_of(backend) if comm_of(backend) == "postgres" else None
+        self.postmaster = postmaster if postmaster is not None and comm_of(postmaster) == "postgres" else None
+        redis_pid = int(self.redis.info("server")["process_id"])
+        self.redis_pid = redis_pid if comm_of(redis_pid) == "redis-server" else None
+
+    def read(self) -> dict[str, Any]:
+        db = self.pg.execute(
+            "SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+        stored = self.pg.execute(
+            "SELECT n_tup_ins FROM pg_stat_user_tables WHERE schemaname = %s AND relname = 'actions'", (self.schema,)
+        ).fetchone()
+        backends = [
+            r[0]
+            for r in self.pg.execute(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (self.app_name,)
+            ).fetchall()
+        ]
+        info = self.redis.info("stats")
+        return {
+            "time": time.time(),
+            "commits": int(db[0]) if db else 0,
+            "rollbacks": int(db[1]) if db else 0,
+            "stored": int(stored[0]) if stored else 0,
+            "backends": backends,
+            "redis_commands": int(info["total_commands_processed"]),
+        }
+
+    def owners(self) -> list[tuple[str | None, int]]:
+        """Every room's worker and fencing token (one more at every claim after the first)."""
+        rows = self.pg.execute(f'SELECT worker, token FROM "{self.schema}".room_owners').fetchall()
+        return [(r[0], int(r[1])) for r in rows]
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.pg.close()
+        with contextlib.suppress(Exception):
+            self.redis.close()
+
+
+def rates(a: dict[str, Any], b: dict[str, Any]) -> dict[str, float]:
+    """Per-second rates of the counters between two readings."""
+    dt = max(1e-9, b["time"] - a["time"])
+    return {k: (b[k] - a[k]) / dt for k in ("commits", "rollbacks", "stored", "redis_commands")}
+
+
+class HallCluster:
+    """``workers`` hall workers on a fresh PostgreSQL schema and a flushed Redis database,
+    behind HAProxy: ``url`` is the proxy's (``start`` starts them, ``stop`` and ``cleanup`` undo it)."""
+
+    def __init__(self, workers: int, pg: str, redis_url: str, bot_workers: int = 1) -> None:
+        tag = secrets.token_hex(3)
+        self.schema, self.app_name = f"bench_{tag}", f"paiju-bench-{tag}"
+        self.pg, self.redis_url, self.bot_workers = pg, redis_url, bot_workers
+        self.dir = tempfile.TemporaryDirectory(prefix="paiju-hall-load-cluster-")
+        self.names = [f"bench{tag}-{i + 1}" for i in range(workers)]  # not another cluster's: pub/sub spans databases
+        self.ports = [free_port() for _ in range(workers)]
+        self.port, self.stats_port = free_port(), free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.db = with_query(pg, options=f"-csearch_path%3D{self.schema}", application_name=self.app_name)
+        self.cfg = Path(self.dir.name) / "haproxy.cfg"
+        self.cmd = [HAPROXY, "-f", str(self.cfg)]
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.haproxy: subprocess.Popen[bytes] | None = None
+        self.logs: list[tuple[Path, Any]] = []
+        self.counters: Counters | None = None
+        self.schema_made = False
+        self.baseline: dict[str, float] = {}  # before the workers start
+        self.baseline_after: dict[str, float] = {}  # after they stopped
+
+    def start(self) -> None:
+        """A fresh schema (migrated) and Redis database, the baseline, then the workers."""
+        import redis
+
+        from paiju.server.proxy_config import haproxy_config
+        from paiju.server.store import Store
+
+        r = redis.Redis.from_url(self.redis_url, decode_responses=True)
+        try:
+            names: set[str] = r.smembers("paiju:workers")  # type: ignore[assignment]
+            alive = [w for w in names if r.exists(f"paiju:worker:{w}")]
+            if alive:
+                raise SystemExit(
+                    f"--redis {self.redis_url}: workers {sorted(alive)} of a running cluster use this database; "
+                    "name another database number (redis://host:port/N)"
+                )
+            r.flushdb()
+        finally:
+            r.close()
+        self.counters = Counters(self.pg, self.schema, self.app_name, self.redis_url)
+        self.counters.pg.execute(f'CREATE SCHEMA "{self.schema}"')
+        self.schema_made = True
+        Store(self.db, checkpoints=False).close()  # migrated once, before the workers start
+        # what the rest of the database server and of Redis does meanwhile (other clusters, tests)
+        self.baseline = self.measure_baseline()
+        extra = ["--bot-workers", str(self.bot_workers)] if self.bot_workers != 1 else []
+        for name, port in zip(self.names, self.ports):
+            cmd = [server_python(), "-m", "paiju.server.app", "--host", "127.0.0.1", "--port", str(port)]
+            cmd += ["--db", self.db, "--redis", self.redis_url, "--worker-id", name, "--bot-delay", "0"]
+            cmd += [*loopback_limits(), *extra]
+            self.procs.append(self._start(cmd, f"{name}.log"))
+        workers = [(n, "127.0.0.1", p) for n, p in zip(self.names, self.ports)]
+        config = haproxy_config(workers, bind=("127.0.0.1", self.port), stats=("127.0.0.1", self.stats_port))
+        self.cfg.write_text(config, encoding="utf-8")
+
+    def measure_baseline(self) -> dict[str, float]:
+        """The rates of the database's and Redis's counters while none of this cluster runs."""
+        assert self.counters is not None
+        before = self.counters.read()
+        time.sleep(BASELINE_S)
+        return rates(before, self.counters.read())
+
+    def _start(self, cmd: list[str], log_name: str) -> subprocess.Popen[bytes]:
+        path = Path(self.dir.name) / log_name
+        log = open(path, "w+b")  # noqa: SIM115 (closed in stop)
+        self.logs.append((path, log))
+        return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Every worker answers /healthz, then HAProxy sees every one up and answers itself."""
+        end = time.monotonic() + timeout
+        waiting = dict(zip(self.names, self.ports))
+        while waiting:
+            for proc in self.procs:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"a worker exited with {proc.returncode}:\n{self.log_text()[-3000:]}")
+            for name, port in list(waiting.items()):
+                with contextlib.suppress(OSError, ValueError):
+                    if _get_json(f"http://127.0.0.1:{port}/healthz").get("ok"):
+                        del waiting[name]
+            if time.monotonic() > end:
+                raise RuntimeError(f"workers {sorted(waiting)} did not answer within {timeout:.0f} s")
+            time.sleep(0.1)
+        self.haproxy = self._start(self.cmd, "haproxy.log")
+        while True:
+            if self.haproxy.poll() is not None:
+                raise RuntimeError(f"haproxy exited with {self.haproxy.returncode}:\n{self.log_text()[-3000:]}")
+            with contextlib.suppress(OSError, ValueError):
+                up = self.servers_up()
+                if len(up) == 2 * len(self.names) and all(up.values()):
+                    if _get_json(self.url + "/healthz").get("ok"):
+                        return
+            if time.monotonic() > end:
+                raise RuntimeError(f"haproxy did not see every worker up within {timeout:.0f} s")
+            time.sleep(0.1)
+
+    def servers(self) -> dict[str, dict[str, str]]:
+        """backend/server → its row of HAProxy's statistics (CSV)."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.stats_port}/;csv", timeout=2) as r:
+            lines = r.read().decode().lstrip("# ").splitlines()
+        head = lines[0].split(",")
+        out = {}
+        for line in lines[1:]:
+            row = dict(zip(head, line.split(",")))
+            if row.get("svname") not in ("FRONTEND", "BACKEND", None) and row.get("pxname") in ("rooms", "any"):
+                out[f"{row['pxname']}/{row['svname']}"] = row
+        return out
+
+    def servers_up(self) -> dict[str, bool]:
+        """backend/server → up, as HAProxy sees it."""
+        return {k: row.get("status", "").startswith("UP") for k, row in self.servers().items()}
+
+    def checks_down(self) -> int:
+        """How many times HAProxy has marked a worker down so far (its health checks failed)."""
+        try:
+            rows = self.servers()
+        except (OSError, ValueError):
+            return -1
+        return sum(int(row.get("chkdown") or 0) for k, row in rows.items() if k.startswith("rooms/"))
+
+    def rooms(self) -> dict[str, int]:
+        """How many rooms each worker plays now (its /healthz)."""
+        out = {}
+        for name, port in zip(self.names, self.ports):
+            try:
+                rooms = _get_json(f"http://127.0.0.1:{port}/healthz").get("rooms") or 0
+                out[name] = rooms if isinstance(rooms, int) else len(rooms)  # a number, or the rooms' ids
+            except (OSError, ValueError):
+                out[name] = -1
+        return out
+
+    def log_text(self) -> str:
+        parts = []
+        for path, log in self.logs:
+            if not log.closed:
+                log.flush()
+            parts.append(f"==> {path.name} <==\n" + path.read_text(encoding="utf-8", errors="replace"))
+        return "\n".join(parts)
+
+    def error_lines(self) -> list[str]:
+        """Lines of the workers' logs that report an error, and HAProxy's alerts and warnings."""
+        pat = re.compile(r"Traceback|ERROR|Exception|failed|ALERT|WARNING", re.IGNORECASE)
+        out = []
+        for path, _ in self.logs:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            out += [f"{path.stem}: {line}" for line in text.splitlines() if pat.search(line)]
+        return out
+
+    def lost_rooms(self) -> int:
+        """Rooms the workers logged as lost (a lease found taken at a renewal: dropped)."""
+        return sum(
+            path.read_text(encoding="utf-8", errors="replace").count(" lost room ")
+            for path, _ in self.logs
+            if path.name != "haproxy.log"
+        )
+
+    def stop(self) -> int | None:
+        """Stop HAProxy (the clients are gone), then every worker (SIGINT: they give their
+        rooms up); the workers' worst exit code."""
+        if self.haproxy is not None and self.haproxy.poll() is None:
+            self.haproxy.terminate()
+            try:
+                self.haproxy.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.haproxy.kill()
+                self.haproxy.wait()
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        for _, log in self.logs:
+            log.close()
+        codes = [p.returncode for p in self.procs]
+        return max(codes, key=abs) if codes else None
+
+    def cleanup(self) -> None:
+        """Drop the schema, empty the Redis database, remove the temporary files."""
+        if self.counters is not None:
+            if self.schema_made:
+                with contextlib.suppress(Exception):
+                    self.counters.pg.execute(f'DROP SCHEMA "{self.schema}" CASCADE')
+            with contextlib.suppress(Exception):
+                self.counters.redis.flushdb()
+            self.counters.close()
+        self.dir.cleanup()
+
+
 # ---------------------------------------------------------------------------- the clients
 @dataclass
 class Config:
@@ -292,6 +628,10 @@ class Config:
     strongest: int = 0  # more rooms of one player and four 最强 bots, not measured
     bot_workers: int = 1
     workers_on_clients: bool = False  # move the bot workers to the clients' CPU(s)
+    cluster: int = 0  # hall workers behind HAProxy (0: the hall of one process)
+    pg: str = ""  # a cluster's PostgreSQL server (a schema of its own is made there)
+    redis: str = ""  # a cluster's Redis database (emptied before and after)
+    logs: str = ""  # a directory to keep the server's (workers', HAProxy's) logs in
 
 
 @dataclass
@@ -311,6 +651,8 @@ class Stats:
     setup_s: float = 0.0
     lag_ms: float = 0.0  # the worst event-loop lag of the client process inside the window
     setup_retries: int = 0  # HTTP requests of the set-up sent again after a transport error
+    connect_ms: list[float] = field(default_factory=list)  # set-up: from opening a table WebSocket to its hello
+    refused_opens: int = 0  # set-up: table WebSockets refused as unavailable (a room's handoff too slow), tried again
 
 
 class NoCookies(http.cookiejar.DefaultCookiePolicy):
@@ -344,6 +686,7 @@ class Client:
         self.token = ""
         self.room = ""
         self.ws: ClientConnection | None = None
+        self.first: dict[str, Any] | None = None  # the hall's first message on the WebSocket (hello)
         self.seated = asyncio.Event()
         self.all_seated = asyncio.Event()
         self.window: Window | None = None
@@ -379,6 +722,8 @@ class Client:
         """Read and answer messages until the connection is closed."""
         assert self.ws is not None
         try:
+            if self.first is not None and self.first.get("type") == "update":
+                await self.on_update(self.first, time.time())
             async for raw in self.ws:
                 now = time.time()
                 if self.window and self.window.inside(now):
@@ -489,14 +834,40 @@ async def _create_room(http_client: httpx.AsyncClient, client: Client, sem: asyn
 
 
 async def _open(client: Client, ws_url: str, sem: asyncio.Semaphore) -> None:
+    """Open the client's table WebSocket and wait for the hall's first message (``hello``).
+    On a cluster the room may first have to move to the worker the proxy chose; a refusal
+    (``unavailable``: its holder did not give it up in time) is tried again."""
     async with sem:
-        client.ws = await connect(
-            f"{ws_url}/ws/{client.room}",
-            additional_headers={"X-Paiju-Token": client.token},
-            open_timeout=60,
-            max_size=None,
-            compression="deflate" if client.cfg.compression else None,
-        )
+        for attempt in range(OPEN_TRIES):
+            t0 = time.perf_counter()
+            ws = await connect(
+                f"{ws_url}/ws/{client.room}",
+                additional_headers={"X-Paiju-Token": client.token},
+                open_timeout=60,
+                max_size=None,
+                compression="deflate" if client.cfg.compression else None,
+            )
+            try:
+                first = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            except BaseException:
+                await ws.close()
+                raise
+            if first.get("type") != "error":
+                client.ws, client.first = ws, first
+                client.stats.connect_ms.append((time.perf_counter() - t0) * 1000)
+                return
+            await ws.close()
+            if first.get("code") != "unavailable" or attempt == OPEN_TRIES - 1:
+                raise RuntimeError(f"room {client.room} refused a connection: {first.get('error')}")
+            client.stats.setup_retries += 1
+            client.stats.refused_opens += 1
+            await asyncio.sleep(0.2)
+
+
+async def _open_table(table: Sequence[Client], ws_url: str, sem: asyncio.Semaphore) -> None:
+    """The table's first player connects (the room moves to its worker if need be), then the others."""
+    await _open(table[0], ws_url, sem)
+    await asyncio.gather(*(_open(c, ws_url, sem) for c in table[1:]))
 
 
 async def run_clients(cfg: Config, tables: Sequence[int], control: Any) -> Stats:
@@ -522,7 +893,7 @@ async def run_clients(cfg: Config, tables: Sequence[int], control: Any) -> Stats
     ws_url = cfg.url.replace("http://", "ws://", 1)
     readers: list[asyncio.Task[None]] = []
     try:
-        await asyncio.gather(*(_open(c, ws_url, sem) for c in clients))
+        await asyncio.gather(*(_open_table(clients[i : i + SEATS], ws_url, sem) for i in range(0, len(clients), SEATS)))
         readers = [asyncio.create_task(c.run()) for c in clients]
         for c in clients:
             await c.send({"type": "sit", "seat": c.seat})
@@ -672,6 +1043,38 @@ class Result:
     strongest_tables: int = 0  # rooms of four 最强 bots playing meanwhile (not measured)
     strongest_hands: int = 0  # hands they finished (warm-up and window)
     bot_fallback: bool = False  # the bot pool failed at least once (a 最强 decision was the heuristic's)
+    # a cluster (--cluster): these are left out of the JSON of a run without one
+    workers: int = 0  # hall workers behind HAProxy (0: the hall of one process)
+    haproxy_cpu: float = float("nan")  # shares of one core over the window, as server_cpu (the workers' together)
+    postgres_cpu: float = float("nan")  # the PostgreSQL server: its postmaster and every child (others' backends too)
+    postgres_ours_cpu: float = float("nan")  # the backends of the workers' own connections
+    redis_cpu: float = float("nan")
+    commits_per_s: float = float("nan")  # the workers' commits: measured less the rest of the server's (baseline)
+    commits_measured_per_s: float = float("nan")  # pg_stat_database.xact_commit of the database over the window
+    commits_other_per_s: float = float("nan")  # the baseline: the database's commits/s without the workers (mean of:)
+    commits_other_before_per_s: float = float("nan")  # 3 s before the workers started
+    commits_other_after_per_s: float = float("nan")  # 3 s after they stopped
+    rollbacks_per_s: float = float("nan")  # pg_stat_database.xact_rollback over the window
+    actions_per_commit: float = float("nan")  # accepted actions per commit of the workers (group commit)
+    stored_per_s: float = float("nan")  # action rows inserted in the cluster's schema per second
+    redis_cmds_per_s: float = float("nan")  # Redis commands of the workers: measured less the baseline
+    redis_cmds_measured_per_s: float = float("nan")  # INFO stats total_commands_processed over the window
+    redis_cmds_other_per_s: float = float("nan")  # the baseline, without the workers (mean of:)
+    redis_cmds_other_before_per_s: float = float("nan")
+    redis_cmds_other_after_per_s: float = float("nan")
+    connect_p50_ms: float = float("nan")  # set-up: a table WebSocket opened to its hello (a table's first: the handoff)
+    connect_max_ms: float = float("nan")
+    refused_opens: int = 0  # set-up: WebSockets refused as unavailable (a handoff too slow) and opened again
+    handoffs: int = 0  # rooms claimed again after they were made (fencing tokens past 1), by the window's end
+    moved_in_window: int = 0  # of them, claims made inside the window (a room changing worker mid-play)
+    rooms_per_worker: dict[str, int] = field(default_factory=dict)  # rooms each worker played at the end
+    rooms_lost: int = 0  # rooms a worker logged as lost ("lost room …: dropped") and gave up
+    checks_down: int = 0  # times HAProxy marked a worker down (failed health checks) until the clients left
+    checks_down_in_window: int = 0  # of them, inside the window
+
+
+_NAMES = [f.name for f in fields(Result)]
+CLUSTER_FIELDS = tuple(_NAMES[_NAMES.index("workers") :])
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:
@@ -686,8 +1089,18 @@ def merge(stats: list[Stats]) -> Stats:
     out = Stats()
     for s in stats:
         out.latencies_ms += s.latencies_ms
+        out.connect_ms += s.connect_ms
         out.errors.update(s.errors)
-        for name in ("confirmed", "unconfirmed", "hands", "messages", "bytes", "closed", "setup_retries"):
+        for name in (
+            "confirmed",
+            "unconfirmed",
+            "hands",
+            "messages",
+            "bytes",
+            "closed",
+            "setup_retries",
+            "refused_opens",
+        ):
             setattr(out, name, getattr(out, name) + getattr(s, name))
         out.paced_s += s.paced_s
         out.cpu_s += s.cpu_s
@@ -697,27 +1110,74 @@ def merge(stats: list[Stats]) -> Stats:
 
 
 class Watch:
-    """CPU of the server and of the whole machine over the window; py-spy on the server if asked."""
+    """CPU of the server and of the whole machine over the window; py-spy on the server if asked.
+    On a cluster: the workers' CPU together (``server_cpu``), HAProxy's, PostgreSQL's and
+    Redis's (``cpu``), and the database's and Redis's counters (``before``, ``after``)."""
 
-    def __init__(self, server_pid: int, py_spy: str | None) -> None:
-        self.pid, self.py_spy = server_pid, py_spy
+    def __init__(self, server_pid: int, py_spy: str | None, cluster: HallCluster | None = None) -> None:
+        self.pid, self.py_spy, self.cluster = server_pid, py_spy, cluster
         self.server_cpu = self.machine_cpu = float("nan")
         self.strongest_hands = 0  # hands the 最强 rooms finished (warm-up and window)
+        self.cpu: dict[str, float] = {}  # cluster: share of one core by group over the window
+        self.before: dict[str, Any] = {}  # cluster: the counters at the window's start
+        self.after: dict[str, Any] = {}  # and at its end
+        self.tokens: tuple[int, int] = (0, 0)  # cluster: the rooms' fencing tokens summed, at start and end
+        self.downs: tuple[int, int] = (0, 0)  # cluster: workers marked down by HAProxy so far, at start and end
+
+    def _groups(self) -> dict[str, dict[int, float]]:
+        """CPU seconds so far of every process of each group of the cluster."""
+        assert self.cluster is not None and self.cluster.haproxy is not None and self.cluster.counters is not None
+        groups = {
+            "workers": self.cluster.pids,
+            "haproxy": [self.cluster.haproxy.pid],
+            "postgres": pids_named("postgres", self.cluster.counters.postmaster),
+            "redis": [self.cluster.counters.redis_pid]
+            if self.cluster.counters.redis_pid
+            else pids_named("redis-server"),
+        }
+        return {g: {pid: cpu_seconds(pid) for pid in pids} for g, pids in groups.items()}
+
+    def _cluster_sample(self) -> tuple[dict[str, dict[int, float]], dict[str, Any], int, int]:
+        assert self.cluster is not None and self.cluster.counters is not None
+        counters = self.cluster.counters
+        tokens = sum(t for _, t in counters.owners())
+        return self._groups(), counters.read(), tokens, self.cluster.checks_down()
+
+    async def _run_cluster(self, end: float) -> None:
+        g0, self.before, tok0, down0 = await asyncio.to_thread(self._cluster_sample)
+        m0, t0 = machine_busy_seconds(), time.time()
+        await asyncio.sleep(max(0.0, end - time.time()))
+        g1, self.after, tok1, down1 = await asyncio.to_thread(self._cluster_sample)
+        elapsed = time.time() - t0
+        self.machine_cpu = (machine_busy_seconds() - m0) / elapsed
+        self.tokens, self.downs = (tok0, tok1), (down0, down1)
+
+        def used(group: str, only: set[int] | None = None) -> float:
+            pids = [p for p in g1[group] if only is None or p in only]
+            spent = [g1[group][p] - g0[group].get(p, 0.0) for p in pids]  # a process started meanwhile: all of it
+            return sum(x for x in spent if x == x) / elapsed  # nan: gone meanwhile
+
+        self.cpu = {g: used(g) for g in g1}
+        self.cpu["postgres_ours"] = used("postgres", set(self.before["backends"]) | set(self.after["backends"]))
+        self.server_cpu = self.cpu["workers"]
 
     async def run(self, start: float, end: float) -> None:
         await asyncio.sleep(max(0.0, start - time.time()))
         spy = None
-        if self.py_spy:
+        if self.py_spy:  # the server, or a cluster's first worker
             exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
             fmt = "flamegraph" if self.py_spy.endswith(".svg") else "raw"
             seconds = str(int(end - start))
             cmd = [exe, "record", "--gil", "-o", self.py_spy, "-f", fmt, "-d", seconds, "--pid", str(self.pid)]
             spy = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        c0, m0, t0 = cpu_seconds(self.pid), machine_busy_seconds(), time.time()
-        await asyncio.sleep(max(0.0, end - time.time()))
-        elapsed = time.time() - t0
-        self.server_cpu = (cpu_seconds(self.pid) - c0) / elapsed
-        self.machine_cpu = (machine_busy_seconds() - m0) / elapsed
+        if self.cluster is not None:
+            await self._run_cluster(end)
+        else:
+            c0, m0, t0 = cpu_seconds(self.pid), machine_busy_seconds(), time.time()
+            await asyncio.sleep(max(0.0, end - time.time()))
+            elapsed = time.time() - t0
+            self.server_cpu = (cpu_seconds(self.pid) - c0) / elapsed
+            self.machine_cpu = (machine_busy_seconds() - m0) / elapsed
         if spy is not None:
             await asyncio.to_thread(spy.wait)
 
@@ -830,10 +1290,12 @@ def pin_bot_workers(server_pid: int, cpus: set[int], stop: threading.Event) -> N
 
 
 def run_one(base: Config, clients: int, log: Any, py_spy: str | None = None) -> Result:
-    """Measure ``clients`` clients against a fresh server (``base`` gives every other setting)."""
+    """Measure ``clients`` clients against a fresh server, or a fresh cluster of
+    ``base.cluster`` workers (``base`` gives every other setting)."""
     if clients < SEATS or clients % SEATS:
         raise SystemExit(f"--clients: {clients} is not a multiple of {SEATS} (five players a table)")
-    duration = base.duration
+    if base.cluster:
+        return run_cluster(base, clients, log, py_spy)
     server_cpus, client_cpus, _ = cpu_plan(base.procs, base.pin)
     server = Server(server_cpus, base.bot_workers)
     stop_pinning = threading.Event()
@@ -851,7 +1313,22 @@ def run_one(base: Config, clients: int, log: Any, py_spy: str | None = None) -> 
         exit_code = server.stop()
         log_errors = server.error_lines()
         fallback = "plays the heuristic's choice" in server.log_text()  # the bot pool failed (logged once)
+        if base.logs:
+            keep_logs([server.log_path], Path(base.logs) / f"single-{clients}")
         server.cleanup()
+    return result_of(base, clients, stats, watch, log_errors, exit_code, fallback)
+
+
+def keep_logs(paths: Sequence[Path], into: Path) -> None:
+    into.mkdir(parents=True, exist_ok=True)
+    for path in paths:
+        shutil.copy(path, into / path.name)
+
+
+def result_of(
+    base: Config, clients: int, stats: Stats, watch: Watch, log_errors: list[str], exit_code: int | None, fallback: bool
+) -> Result:
+    duration = base.duration
     lat = sorted(stats.latencies_ms)
     errors = sum(stats.errors.values())
     return Result(
@@ -881,7 +1358,10 @@ def run_one(base: Config, clients: int, log: Any, py_spy: str | None = None) -> 
         server_ms_per_action=watch.server_cpu * duration / max(1, stats.confirmed) * 1000,
         client_cpu=stats.cpu_s / duration,
         client_lag_ms=stats.lag_ms,
-        other_cpu=watch.machine_cpu - watch.server_cpu - stats.cpu_s / duration,
+        other_cpu=watch.machine_cpu
+        - watch.server_cpu
+        - stats.cpu_s / duration
+        - sum(watch.cpu.get(g, 0.0) for g in ("haproxy", "postgres", "redis")),
         messages_per_s=stats.messages / duration,
         kb_per_message=stats.bytes / max(1, stats.messages) / 1024,
         paced_s=stats.paced_s,
@@ -894,22 +1374,117 @@ def run_one(base: Config, clients: int, log: Any, py_spy: str | None = None) -> 
     )
 
 
+def run_cluster(base: Config, clients: int, log: Any, py_spy: str | None = None) -> Result:
+    """Measure ``clients`` clients against a fresh cluster of ``base.cluster`` workers behind HAProxy."""
+    if not base.pg or not base.redis:
+        raise SystemExit("--cluster needs --pg URL and --redis URL (or PAIJU_BENCH_POSTGRES and PAIJU_BENCH_REDIS)")
+    hall = HallCluster(base.cluster, base.pg, base.redis, base.bot_workers)
+    rooms: dict[str, int] = {}
+    owners: list[tuple[str | None, int]] = []
+    downs = 0
+    try:
+        hall.start()
+        hall.wait_ready()
+        cfg = replace(base, url=hall.url, clients=clients)
+        log(
+            f"{clients} clients, {base.cluster} worker(s): workers {hall.pids} on ports {hall.ports}, "
+            f"haproxy pid {hall.haproxy.pid if hall.haproxy else '-'} on port {hall.port}, schema {hall.schema}, "
+            f"{clients // SEATS} tables"
+        )
+        watch = Watch(hall.pids[0], py_spy, hall)
+        stats = asyncio.run(_drive(cfg, cfg.procs, None, watch))
+        rooms, downs = hall.rooms(), hall.checks_down()
+        assert hall.counters is not None
+        owners = hall.counters.owners()
+    finally:
+        exit_code = hall.stop()
+        if hall.baseline:
+            hall.baseline_after = hall.measure_baseline()
+        log_errors, lost = hall.error_lines(), hall.lost_rooms()
+        fallback = "plays the heuristic's choice" in hall.log_text()
+        if base.logs:
+            keep_logs([path for path, _ in hall.logs], Path(base.logs) / f"cluster{base.cluster}-{clients}")
+        hall.cleanup()
+    r = result_of(base, clients, stats, watch, log_errors, exit_code, fallback)
+    duration = base.duration
+    measured = rates(watch.before, watch.after)
+    other = {k: (hall.baseline[k] + hall.baseline_after[k]) / 2 for k in hall.baseline}
+    ours = measured["commits"] - other["commits"]
+    redis_ours = measured["redis_commands"] - other["redis_commands"]
+    connect = sorted(stats.connect_ms)
+    return replace(
+        r,
+        workers=base.cluster,
+        haproxy_cpu=watch.cpu["haproxy"],
+        postgres_cpu=watch.cpu["postgres"],
+        postgres_ours_cpu=watch.cpu["postgres_ours"],
+        redis_cpu=watch.cpu["redis"],
+        commits_per_s=ours,
+        commits_measured_per_s=measured["commits"],
+        commits_other_per_s=other["commits"],
+        commits_other_before_per_s=hall.baseline["commits"],
+        commits_other_after_per_s=hall.baseline_after["commits"],
+        rollbacks_per_s=measured["rollbacks"],
+        actions_per_commit=stats.confirmed / duration / ours if ours > 0 else float("nan"),
+        stored_per_s=measured["stored"],
+        redis_cmds_per_s=redis_ours,
+        redis_cmds_measured_per_s=measured["redis_commands"],
+        redis_cmds_other_per_s=other["redis_commands"],
+        redis_cmds_other_before_per_s=hall.baseline["redis_commands"],
+        redis_cmds_other_after_per_s=hall.baseline_after["redis_commands"],
+        connect_p50_ms=percentile(connect, 50),
+        connect_max_ms=connect[-1] if connect else float("nan"),
+        refused_opens=stats.refused_opens,
+        handoffs=sum(t - 1 for _, t in owners),
+        moved_in_window=watch.tokens[1] - watch.tokens[0],
+        rooms_per_worker=rooms,
+        rooms_lost=lost,
+        checks_down=downs,
+        checks_down_in_window=watch.downs[1] - watch.downs[0],
+    )
+
+
 # ---------------------------------------------------------------------------- output
 def verdict(results: Sequence[Result]) -> str:
     target = [r for r in results if r.clients == TARGET["clients"]]
     if not target:
         return f"target (1,000 clients, p99 < 100 ms, no errors): not run ({TARGET['clients']} clients not measured)"
     r = target[0]
-    ok = r.p99_ms < TARGET["p99_ms"] and r.errors == 0
     how = f"with a mean think time of {r.think_s:g} s" if r.think_s else "clients acting as fast as the server answers"
+    if any(t.workers for t in target):  # a row per worker count
+        each = "; ".join(f"{_hall_of(t)}: {_met(t)} (p99 {t.p99_ms:.0f} ms, {t.errors} errors)" for t in target)
+        return f"target (1,000 clients, p99 < 100 ms, no errors), {how}: {each}"
     return (
-        f"target (1,000 clients, p99 < 100 ms, no errors), {how}: {'MET' if ok else 'NOT MET'} "
-        f"(p99 {r.p99_ms:.0f} ms, {r.errors} errors)"
+        f"target (1,000 clients, p99 < 100 ms, no errors), {how}: {_met(r)} (p99 {r.p99_ms:.0f} ms, {r.errors} errors)"
     )
+
+
+def _met(r: Result) -> str:
+    return "MET" if r.p99_ms < TARGET["p99_ms"] and r.errors == 0 else "NOT MET"
+
+
+def _hall_of(r: Result) -> str:
+    return f"{r.workers} worker{'s' if r.workers != 1 else ''}" if r.workers else "one process"
 
 
 HEAD = ("clients", "tables", "actions/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "hands/s", "errors")
 HEAD2 = ("server CPU", "server ms/action", "client CPU", "client lag ms", "other CPU", "msgs/s", "KiB/msg")
+CLUSTER_HEAD = ("workers", *HEAD)
+CLUSTER_HEAD2 = (
+    "workers CPU",
+    "workers ms/action",
+    "haproxy CPU",
+    "postgres CPU",
+    "redis CPU",
+    "client CPU",
+    "client lag ms",
+    "other CPU",
+    "commits/s",
+    "actions/commit",
+    "redis cmds/s",
+    "msgs/s",
+    "KiB/msg",
+)
 
 
 def _row(r: Result) -> list[str]:
@@ -933,9 +1508,52 @@ def _row(r: Result) -> list[str]:
     ]
 
 
+def _cluster_row(r: Result) -> list[str]:
+    """A row of a run with ``--cluster`` (a row of 0 workers: the hall of one process, on SQLite)."""
+    row = _row(r)
+    if not r.workers:
+        blank = ["–"] * 3
+        return ["0 (one process)", *row[:11], *blank, *row[11:14], *blank, *row[14:]]
+    return [
+        f"{r.workers}",
+        *row[:11],
+        f"{r.haproxy_cpu:.0%}",
+        f"{r.postgres_cpu:.0%}",
+        f"{r.redis_cpu:.0%}",
+        *row[11:14],
+        f"{r.commits_per_s:,.0f}",
+        f"{r.actions_per_commit:.1f}",
+        f"{r.redis_cmds_per_s:,.0f}",
+        *row[14:],
+    ]
+
+
+def cluster_details(r: Result) -> str:
+    """What a cluster row's columns leave out: where the rooms went, the handoffs, the raw counters."""
+    rooms = ", ".join(f"{n}: {k}" for n, k in sorted(r.rooms_per_worker.items()))
+    return (
+        f"{_hall_of(r)}, {r.clients:,} clients: rooms per worker at the end {{{rooms}}}; "
+        f"{r.handoffs} room handoff(s) (claims after the room was made), {r.moved_in_window} inside the window, "
+        f"{r.rooms_lost} room(s) logged as lost by a worker; "
+        f"a table WebSocket answered (hello) in p50 {r.connect_p50_ms:.0f} ms, max {r.connect_max_ms:.0f} ms, "
+        f"{r.refused_opens} refused as unavailable and opened again; "
+        f"HAProxy marked a worker down {r.checks_down} time(s), {r.checks_down_in_window} inside the window; "
+        f"PostgreSQL {r.commits_measured_per_s:,.0f} commits/s measured, the rest of the server "
+        f"{r.commits_other_before_per_s:,.0f}/s before the workers started and {r.commits_other_after_per_s:,.0f}/s "
+        f"after they stopped, {r.rollbacks_per_s:,.0f} rollbacks/s, {r.stored_per_s:,.0f} action rows stored/s, "
+        f"the workers' backends {r.postgres_ours_cpu:.0%} CPU; Redis {r.redis_cmds_measured_per_s:,.0f} commands/s "
+        f"measured, {r.redis_cmds_other_before_per_s:,.0f}/s before and {r.redis_cmds_other_after_per_s:,.0f}/s after"
+    )
+
+
+def _table(results: Sequence[Result]) -> tuple[list[str], list[list[str]]]:
+    if any(r.workers for r in results):
+        return [*CLUSTER_HEAD, *CLUSTER_HEAD2], [_cluster_row(r) for r in results]
+    return [*HEAD, *HEAD2], [_row(r) for r in results]
+
+
 def print_table(results: Sequence[Result], info: dict[str, Any], notes: list[str]) -> None:
-    head = [*HEAD, *HEAD2]
-    rows = [_row(r) for r in results]
+    head, rows = _table(results)
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
     print(f"Machine: {info['cpu']}, {info['cores']} cores, {info['python']}")
     for n in notes:
@@ -944,25 +1562,37 @@ def print_table(results: Sequence[Result], info: dict[str, Any], notes: list[str
     for row in rows:
         print("  ".join(c.rjust(w) for c, w in zip(row, widths)))
     for r in results:
+        if r.workers:
+            print(cluster_details(r))
+    for r in results:
         if r.error_kinds:
-            print(f"errors at {r.clients} clients: " + "; ".join(f"{k} ×{v}" for k, v in r.error_kinds.items()))
+            print(f"errors at {_at(r)}: " + "; ".join(f"{k} ×{v}" for k, v in r.error_kinds.items()))
     print(verdict(results))
 
 
+def _at(r: Result) -> str:
+    return f"{r.clients} clients, {_hall_of(r)}" if r.workers else f"{r.clients} clients"
+
+
 def print_markdown(results: Sequence[Result], info: dict[str, Any], notes: list[str]) -> None:
-    head = [*HEAD, *HEAD2]
+    head, rows = _table(results)
     print(f"Machine: {info['cpu']}, {info['cores']} cores, {info['python']}, {info['platform']}.")
     for n in notes:
         print(f"{n}.")
     print()
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---:" for _ in head) + "|")
-    for r in results:
-        print("| " + " | ".join(_row(r)) + " |")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
     print()
     for r in results:
+        if r.workers:
+            print(f"- {cluster_details(r)}.")
+    if any(r.workers for r in results):
+        print()
+    for r in results:
         if r.error_kinds:
-            print(f"Errors at {r.clients} clients: " + "; ".join(f"{k} ×{v}" for k, v in r.error_kinds.items()) + ".")
+            print(f"Errors at {_at(r)}: " + "; ".join(f"{k} ×{v}" for k, v in r.error_kinds.items()) + ".")
     print(verdict(results) + ".")
 
 
@@ -974,7 +1604,11 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     ap.add_argument("--procs", type=int, default=1, help="client processes (default 1)")
     ap.add_argument("--no-pin", action="store_true", help="do not pin the server and the clients to separate CPUs")
     ap.add_argument("--no-pace", action="store_true", help="clients ignore the 20 messages/s limit")
-    ap.add_argument("--py-spy", metavar="FILE", help="record the server with py-spy during the last row's window")
+    ap.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="record the server (a cluster's first worker) with py-spy in the last row's window",
+    )
     ap.add_argument(
         "--nice", type=int, default=0, help="niceness of the server and clients, e.g. -10 on a shared machine (root)"
     )
@@ -992,8 +1626,27 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
         action="store_true",
         help="move the bot workers to the clients' CPU (default: the server's)",
     )
+    ap.add_argument(
+        "--cluster",
+        default="0",
+        help="hall workers behind HAProxy, comma-separated to run each in turn (default 0: one process)",
+    )
+    ap.add_argument(
+        "--pg",
+        default=os.environ.get("PAIJU_BENCH_POSTGRES") or os.environ.get("PAIJU_TEST_POSTGRES") or "",
+        help="a cluster's PostgreSQL URL (default $PAIJU_BENCH_POSTGRES or $PAIJU_TEST_POSTGRES)",
+    )
+    ap.add_argument(
+        "--redis",
+        default=os.environ.get("PAIJU_BENCH_REDIS") or os.environ.get("PAIJU_TEST_REDIS") or "",
+        help="a cluster's Redis URL, a database of its own (emptied): default $PAIJU_BENCH_REDIS or $PAIJU_TEST_REDIS",
+    )
+    ap.add_argument("--logs", metavar="DIR", help="keep the server's logs (a cluster's: workers' and HAProxy's) in DIR")
     args = ap.parse_args(argv)
     counts = [int(x) for x in args.clients.split(",") if x.strip()]
+    clusters = [int(x) for x in args.cluster.split(",") if x.strip()] or [0]
+    if any(w < 0 for w in clusters):
+        ap.error("--cluster: a number of workers is 0 or more")
     procs = max(1, args.procs)
 
     def log(msg: str) -> None:
@@ -1001,6 +1654,9 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
 
     fd_note = raise_fd_limit(max(counts) * 2 + 1024)
     _, _, pin_note = cpu_plan(procs, not args.no_pin)
+    if any(clusters):
+        pin = "nothing pinned: workers, HAProxy, PostgreSQL, Redis and clients share every CPU"
+        pin_note = f"cluster rows: {pin}" + (f"; one-process rows: {pin_note}" if 0 in clusters else "")
     pacing = "clients paced to 18 msg/s (server limit 20/s)" if not args.no_pace else "clients not paced"
     thinking = f"think time uniform 0-{2 * args.think:g} s" if args.think > 0 else "no think time"
     deflate = "no compression" if args.no_compression else "permessage-deflate"
@@ -1025,6 +1681,9 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
         strongest=max(0, args.strongest_tables),
         bot_workers=args.bot_workers,
         workers_on_clients=args.workers_on_clients,
+        pg=args.pg,
+        redis=args.redis,
+        logs=args.logs or "",
     )
     if base.strongest:
         notes.append(
@@ -1033,8 +1692,9 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
         )
     results = []
     try:
-        for i, n in enumerate(counts):
-            r = run_one(base, n, log, args.py_spy if i == len(counts) - 1 else None)
+        runs = [(n, w) for n in counts for w in clusters]
+        for i, (n, w) in enumerate(runs):
+            r = run_one(replace(base, cluster=w), n, log, args.py_spy if i == len(runs) - 1 else None)
             if r.strongest_tables:
                 how = "some decisions fell back to the heuristic" if r.bot_fallback else "every search answered"
                 log(f"{n} clients: the 最强 room(s) finished {r.strongest_hands} hands (warm-up and window); {how}")
@@ -1043,6 +1703,8 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
                 f"{r.errors} errors, server CPU {r.server_cpu:.0%}, client CPU {r.client_cpu:.0%}, "
                 f"other programs {r.other_cpu:.0%}"
             )
+            if r.workers:
+                log(cluster_details(r))
             results.append(r)
     finally:
         restore_nice()
@@ -1056,13 +1718,19 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
             "machine": info,
             "notes": notes,
             "target": {**TARGET, "verdict": verdict(results)},
-            "results": [asdict(r) for r in results],
+            "results": [row_data(r, any(clusters)) for r in results],
         }
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=2, ensure_ascii=False)
             f.write("\n")
         log(f"wrote {args.json}")
     return results
+
+
+def row_data(r: Result, cluster: bool) -> dict[str, Any]:
+    """A row's figures for the JSON file (a run without a cluster: without the cluster's fields)."""
+    data = asdict(r)
+    return data if cluster else {k: v for k, v in data.items() if k not in CLUSTER_FIELDS}
 
 
 if __name__ == "__main__":
