@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, select, text
 from paiju.server import store as db
 from paiju.server.proxy_config import haproxy_config
 
-from .harness import Client, Hall, Player, Policy, ServerProcess, free_port
+from .harness import Client, Hall, Loopback, Player, Policy, ServerProcess, free_port
 
 PG = os.environ.get("PAIJU_TEST_POSTGRES")
 LEASE_TTL = 3.0  # seconds (the default): failover within 5 s needs the lease to end well before
@@ -46,19 +46,11 @@ def missing() -> str | None:
     return None
 
 
-class Front:
-    """What harness.Hall needs of a server: its URLs (here the proxy's)."""
+class Front(Loopback):
+    """The proxy, as harness.Hall sees a server."""
 
     def __init__(self, port: int) -> None:
         self.port = port
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
 
 class Cluster:

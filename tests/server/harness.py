@@ -48,7 +48,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class ServerProcess:
+class Loopback:
+    """The addresses of a server on a loopback ``port`` (what Hall needs of a server)."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+class ServerProcess(Loopback):
     """``python -m paiju.server.app`` on a free loopback port with its own SQLite file
     (``db``), or on the database at ``db_url`` when given (e.g. a PostgreSQL server; the
     process then still runs in ``db``'s folder)."""
@@ -74,14 +88,6 @@ class ServerProcess:
         self.port = 0
         self.keep_port = False
         self._log_file: Any = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     @property
     def pid(self) -> int:

@@ -23,23 +23,15 @@ from paiju.game import RECORD_VERSION
 from paiju.server.app import create_app
 from paiju.server.store import Store
 
-from .harness import Hall, biggest, free_port, is_my_turn, sit_with_bots
+from .harness import Hall, Loopback, biggest, free_port, is_my_turn, sit_with_bots
 
 
 @dataclass
-class InProcess:
+class InProcess(Loopback):
     """A hall served by uvicorn in a thread of the test process (what Hall needs of a server)."""
 
     port: int
     app: Any
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
 
 @pytest.fixture
