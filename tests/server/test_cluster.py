@@ -3,6 +3,7 @@ workers, HAProxy, PostgreSQL and Redis on loopback, players through the proxy.
 
 - twelve tables play through the proxy, spread over the workers, and the lobby through
   any worker lists every room;
+- a player's connections are capped across the workers;
 - kill -9 of the worker playing a busy table: the table goes on on another worker within
   5 s and no action a player was shown is lost; the killed worker comes back, play goes on;
 - SIGSTOP of a table's worker for 10 s: another takes the table over; after SIGCONT the
@@ -23,7 +24,8 @@ import httpx
 import pytest
 
 from .cluster_harness import Cluster, Seat, missing
-from .harness import CRASH, sit_with_bots
+from .harness import CRASH, Client, sit_with_bots
+from .test_abuse import refused_connection
 from .test_durability import keeps_playing, wait_until
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
@@ -110,6 +112,31 @@ def test_twelve_tables_play_through_the_proxy_and_every_worker_lists_every_room(
     finally:
         for s in seats:
             s.close()
+
+
+def test_a_players_connections_are_counted_on_every_worker(cluster: Cluster) -> None:
+    """The cap of table connections per player (8) counts them on all the workers: rooms
+    on three workers, the ninth connection is refused wherever it lands."""
+    hall = cluster.hall
+    p = hall.login("many-tabs")
+    rooms = [hall.create_room(p, name=f"tab{i}") for i in range(9)]
+    open_ = [hall.connect(rid, p) for rid in rooms[:8]]
+    try:
+        for c in open_:
+            assert c.next()["type"] == "hello"
+        assert len({cluster.owner(rid)[0] for rid in rooms[:8]}) >= 2, "the rooms are on several workers"
+        refused_connection(hall.connect(rooms[8], p), 4429, "too many connections")
+        open_.pop().close()  # one closed: its place is free on the cluster's count
+        wait_until(lambda: accepted(hall.connect(rooms[8], p)), 5, "a connection is let in again")
+    finally:
+        for c in open_:
+            c.close()
+
+
+def accepted(c: Client) -> bool:
+    first = c.next()
+    c.close()
+    return bool(first["type"] == "hello")
 
 
 def test_kill_9_of_a_tables_worker_moves_the_table_within_5_s_and_loses_nothing(cluster: Cluster) -> None:
