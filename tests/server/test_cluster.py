@@ -107,11 +107,18 @@ def test_twelve_tables_play_through_the_proxy_and_every_worker_lists_every_room(
             5,
             "every player at a table is online",
         )
+        first = seats[0].player.id  # and each one, asked of a worker that may not be the table's
+        assert httpx.get(cluster.workers[2].url + f"/api/players/{first}", timeout=5).json()["player"]["online"]
         for s in seats:
             nothing_lost(cluster, s)
     finally:
         for s in seats:
             s.close()
+    wait_until(
+        lambda: not httpx.get(cluster.workers[0].url + f"/api/players/{first}", timeout=5).json()["player"]["online"],
+        5,
+        "a player whose tables are closed is offline",
+    )
 
 
 def test_a_players_connections_are_counted_on_every_worker(cluster: Cluster) -> None:

@@ -336,6 +336,7 @@ def create_app(
         data = await asyncio.to_thread(hall().store.read, profile.profile_tx, pid, offset, limit)
         if data is None:
             return _error("there is no such player", 404)
+        data["player"]["online"] = await hall().is_online(pid)  # presence: a table open now
         return JSONResponse(data)
 
     async def api_leaderboard(req: Request) -> Response:
@@ -475,7 +476,7 @@ def create_app(
 
     async def api_online(req: Request) -> Response:
         """Presence: how many players have a table open (on a worker: across the cluster)."""
-        return JSONResponse({"players": len(await hall().online())})
+        return JSONResponse({"players": await hall().online()})
 
     async def hand_record(rid: str, n: int) -> bytes:
         """The stored record of room ``rid``'s finished hand ``n``, encoded (HttpError if none)."""

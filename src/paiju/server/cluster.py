@@ -81,6 +81,7 @@ class Cluster:
     async def start(self) -> None:
         await self.shared.start()
         self.shared.on_wanted = self._wanted
+        self.shared.players_here = lambda: len(self.hall.throttle.conns_of_player)
         self.shared.on_lobby = self._pages.clear
         started = time.monotonic()
         await self._tx(leases.renew_tx, self.worker, self.settings.lease_ttl)  # the lease rooms made here rest on

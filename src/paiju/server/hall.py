@@ -208,14 +208,23 @@ class Hall:
             ok = self.cluster.shared.message(pid, address) and ok
         return ok
 
-    async def online(self) -> set[int]:
-        """Players with a table open (presence): this process's, or the whole cluster's."""
+    async def online(self) -> int:
+        """How many players have a table open (presence): this process's, or the whole cluster's."""
         if self.cluster is not None:
             try:
                 return await self.cluster.shared.online()
             except Exception as e:
                 self.cluster.shared._trouble("reading presence", e)
-        return set(self.throttle.conns_of_player)
+        return len(self.throttle.conns_of_player)
+
+    async def is_online(self, pid: int) -> bool:
+        """Has ``pid`` a table open (on a worker: on any worker of the cluster)?"""
+        if self.cluster is not None:
+            try:
+                return await self.cluster.shared.is_online(pid)
+            except Exception as e:
+                self.cluster.shared._trouble("reading presence", e)
+        return pid in self.throttle.conns_of_player
 
     # ------------------------------------------------------------------ players
     def player_names(self, ids: list[int]) -> dict[int, str]:

@@ -75,6 +75,7 @@ class Shared:
         self.own_channel = f"{self._to}:{worker}"
         self.on_lobby: Callable[[], None] = lambda: None  # another worker's lobby changed
         self.on_wanted: Callable[[str], Awaitable[None]] | None = None  # a room is asked of this worker
+        self.players_here: Callable[[], int] = lambda: 0  # players with a table open on this worker
         self._rooms: dict[str, bytes] = {}  # this worker's lobby entries as last sent
         self._games: dict[str, str] = {}  # room → its game (the lobby has an index per game)
         self._created: dict[str, float] = {}  # room → when it was made (the lobby's order)
@@ -166,7 +167,8 @@ class Shared:
         while True:
             try:
                 pipe = self.redis.pipeline(transaction=False)
-                pipe.set(_key("worker", self.worker), orjson.dumps({"at": time.time()}), ex=ALIVE_FOR)
+                beat = {"at": time.time(), "players": self.players_here()}
+                pipe.set(_key("worker", self.worker), orjson.dumps(beat), ex=ALIVE_FOR)
                 pipe.sadd(_key("workers"), self.worker)
                 pipe.expire(_key("conns", self.worker), ALIVE_FOR)
                 pipe.smembers(_key("workers"))
@@ -281,15 +283,18 @@ class Shared:
         if empty:
             await self.redis.hdel(key, *empty)
 
-    async def online(self) -> set[int]:
-        """Players with a table connection open on any live worker."""
+    async def online(self) -> int:
+        """Players with a table open, the live workers' counts added up (as of their last
+        heartbeat; a player at tables on two workers counts on both): one read per worker."""
+        beats = await self.redis.mget([_key("worker", w) for w in self.live])
+        return sum(int(orjson.loads(b).get("players", 0)) for b in beats if b is not None)
+
+    async def is_online(self, player: int) -> bool:
+        """Has ``player`` a table open on any live worker?"""
         pipe = self.redis.pipeline(transaction=False)
         for w in self.live:
-            pipe.hgetall(_key("conns", w))
-        out: set[int] = set()
-        for fields in await pipe.execute():
-            out |= {int(f[2:]) for f, n in fields.items() if f.startswith(b"p:") and int(n) > 0}
-        return out
+            pipe.hget(_key("conns", w), f"p:{player}")
+        return any(int(n or 0) > 0 for n in await pipe.execute())
 
     # ------------------------------------------------------------------ rates
     async def within(self, kind: str, key: Any, per_minute: float) -> bool:
