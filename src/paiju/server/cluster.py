@@ -101,7 +101,7 @@ class Cluster:
                 await t
         self._tasks = []
         for table in list(self.hall.tables.values()):
-            await self._forget(table, MOVED)
+            await self._forget(table)
         with contextlib.suppress(Exception):
             await self.shared.flush_rooms()  # out of the lobby now, not when the entries expire
         try:
@@ -129,7 +129,7 @@ class Cluster:
         try:
             return await self.shared.within(kind, key, per_minute)
         except Exception as e:
-            self.shared._trouble(f"counting {kind}", e)
+            self.shared.trouble(f"counting {kind}", e)
             return True
 
     # ------------------------------------------------------------------ fencing
@@ -214,13 +214,7 @@ class Cluster:
 
     async def release(self, table: Table) -> None:
         """Give a room up to the worker that asked for it: the table stops, then the lease ends."""
-        got = self.leases.get(table.id)
-        await self._forget(table, MOVED)
-        if got is not None:
-            try:
-                await self._tx(leases.release_tx, got)
-            except Exception as e:  # it ends by itself when the lease does
-                log.warning("room %s was not released: %s", table.id, e)
+        await self._give_up(table)
         log.info("worker %s gave room %s up", self.worker, table.id)
 
     def lost(self, table: Table) -> None:
@@ -229,16 +223,21 @@ class Cluster:
         if self.hall.tables.get(table.id) is table:
             self.dropped += 1
             log.warning("worker %s lost room %s (another worker may play it): dropped", self.worker, table.id)
-            asyncio.get_running_loop().create_task(self._lose(table))
+            asyncio.get_running_loop().create_task(self._give_up(table))
 
-    async def _lose(self, table: Table) -> None:
+    async def _give_up(self, table: Table) -> None:
+        """Stop the table, then end its lease — token-checked: a room another worker claimed
+        meanwhile is left alone; one not released ends by itself with this worker's lease."""
         got = self.leases.get(table.id)
-        await self._forget(table, MOVED)
-        if got is not None:  # token-checked: a room another worker claimed is left alone
-            with contextlib.suppress(Exception):
+        await self._forget(table)
+        if got is not None:
+            try:
                 await self._tx(leases.release_tx, got)
+            except Exception as e:
+                log.warning("room %s was not released: %s", table.id, e)
 
-    async def _forget(self, table: Table, why: tuple[int, str]) -> None:
+    async def _forget(self, table: Table) -> None:
+        """The table stops here: out of this worker and its lobby entries; its players reconnect."""
         if self.hall.tables.get(table.id) is table:
             del self.hall.tables[table.id]
         self.leases.pop(table.id, None)
@@ -246,7 +245,7 @@ class Cluster:
         self.shared.room_changed(table.id, None)
         await table.stop()
         for conn in list(table.conns):
-            conn.kick(*why)
+            conn.kick(*MOVED)
 
     async def closed(self, table: Table) -> None:
         """The room closed (idle or archived): out of the lobby, and nobody's (no worker loads it again)."""
@@ -343,7 +342,7 @@ class Cluster:
             try:
                 rooms, total = await self.shared.lobby_page(offset, limit, game)
             except Exception as e:
-                self.shared._trouble("reading the lobby", e)
+                self.shared.trouble("reading the lobby", e)
                 mine = [t for t in reversed(self.hall.tables.values()) if game is None or t.game_name == game]
                 return [t.room_info() for t in mine[offset : offset + limit]], len(mine)
             if len(self._pages) > 256:

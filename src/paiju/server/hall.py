@@ -192,7 +192,7 @@ class Hall:
             try:
                 too_many = await self.cluster.shared.connect(pid, address)
             except Exception as e:  # Redis does not answer: this worker's own count decides
-                self.cluster.shared._trouble("counting a connection", e)
+                self.cluster.shared.trouble("counting a connection", e)
             if too_many is not None:
                 self.throttle.disconnect(pid, address)
         return too_many
@@ -214,7 +214,7 @@ class Hall:
             try:
                 return await self.cluster.shared.online()
             except Exception as e:
-                self.cluster.shared._trouble("reading presence", e)
+                self.cluster.shared.trouble("reading presence", e)
         return len(self.throttle.conns_of_player)
 
     async def is_online(self, pid: int) -> bool:
@@ -223,7 +223,7 @@ class Hall:
             try:
                 return await self.cluster.shared.is_online(pid)
             except Exception as e:
-                self.cluster.shared._trouble("reading presence", e)
+                self.cluster.shared.trouble("reading presence", e)
         return pid in self.throttle.conns_of_player
 
     # ------------------------------------------------------------------ players

@@ -113,7 +113,7 @@ class Shared:
         await self.redis.aclose()
         await self._pool.disconnect()
 
-    def _trouble(self, what: str, e: BaseException) -> None:
+    def trouble(self, what: str, e: BaseException) -> None:
         now = time.monotonic()
         if now - self._warned > 10:
             self._warned = now
@@ -161,7 +161,7 @@ class Shared:
         except (RedisError, OSError) as e:
             self._dirty |= dirty
             self._gone.update(gone)
-            self._trouble("sending the lobby", e)
+            self.trouble("sending the lobby", e)
 
     async def _beat(self) -> None:
         while True:
@@ -189,7 +189,7 @@ class Shared:
                 if dead:
                     await self.redis.srem(_key("workers"), *dead)
             except (RedisError, OSError) as e:
-                self._trouble("the heartbeat", e)
+                self.trouble("the heartbeat", e)
             await asyncio.sleep(BEAT_EVERY)
 
     async def lobby_page(self, offset: int, limit: int, game: str | None = None) -> tuple[list[dict[str, Any]], int]:
@@ -226,7 +226,7 @@ class Shared:
         try:
             await self.redis.publish(f"{self._to}:{owner}", room)
         except (RedisError, OSError) as e:
-            self._trouble("asking for a room", e)
+            self.trouble("asking for a room", e)
 
     async def _listen(self) -> None:
         while True:
@@ -242,7 +242,7 @@ class Shared:
                     elif self.on_wanted is not None:
                         await self.on_wanted(data)
             except (RedisError, OSError) as e:
-                self._trouble("listening", e)
+                self.trouble("listening", e)
                 await asyncio.sleep(1.0)
             finally:
                 with contextlib.suppress(BaseException):
@@ -270,7 +270,7 @@ class Shared:
         try:
             await self._count(player, address, -1)
         except (RedisError, OSError) as e:
-            self._trouble("counting a connection", e)
+            self.trouble("counting a connection", e)
 
     async def _count(self, player: int, address: str, step: int) -> None:
         key = _key("conns", self.worker)
@@ -347,7 +347,7 @@ class Shared:
             try:
                 totals = await self._add(hot.items(), second)
             except (RedisError, OSError) as e:
-                self._trouble("counting messages", e)
+                self.trouble("counting messages", e)
                 continue
             for (k, added), total in zip(hot.items(), totals):
                 self._sent[k] += added
