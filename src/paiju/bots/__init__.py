@@ -9,6 +9,7 @@ actions (:class:`Bot`); :func:`make_bot` builds one by name.
 """
 
 from paiju.bots import heuristic as heuristic  # registers the "heuristic" bot
+from paiju.bots import openspiel_ismcts as openspiel_ismcts  # registers "openspiel-ismcts" (OpenSpiel, if installed)
 from paiju.bots import search as search  # registers the "search" bot
 from paiju.bots.base import Bot, LazyView, bot_descriptions, bot_names, make_bot, register
 from paiju.bots.simple import GreedyBot, HostedBot, RandomBot, SeatFromView, suggest

@@ -121,6 +121,18 @@ class PaijuEnv(AECEnv):
         cards = entry.get("cards")
         return [(entry["seat"], cards)] if isinstance(cards, str) and "action" in entry and cards else []
 
+    def attach(self, game: Game, pending: Any = None) -> None:
+        """Look at ``game`` from now on (a clone, a sampled world, another library's state
+        holding it: ``paiju.openspiel``) instead of the hand ``reset`` dealt. ``pending``
+        is a partial decision the subclass keeps (Shengji's picks), None for none."""
+        self.game = game
+        self._legal_at = -1
+        self._seen = None
+
+    def action_text(self, index: int) -> str:
+        """A readable text of table entry ``index``."""
+        return str(self.action_table[index])
+
     # -- spaces ---------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]

@@ -184,6 +184,10 @@ class ShengjiEnv(PaijuEnv):
             return declaration_key(action.arg)
         raise TypeError(f"plays are picked card by card, they have no table entry: {action!r}")
 
+    def attach(self, game: Any, pending: Any = None) -> None:
+        super().attach(game)
+        self._pending = Counter() if pending is None else pending
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._pending = Counter()
         super().reset(seed=seed, options=options)
