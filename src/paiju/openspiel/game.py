@@ -413,11 +413,29 @@ class PaijuObserver:
         return view_text(self.game.name, g.view(player), pending, self.perfect_recall)
 
 
-def _game_class(name: str) -> type[PaijuGame]:
-    return type(f"{name.capitalize()}Game", (PaijuGame,), {"name": name, "__doc__": f"{NAMES[name]} for OpenSpiel."})
+class BaohuangGame(PaijuGame):
+    """保皇 Baohuang for OpenSpiel: ``python_paiju_baohuang``."""
+
+    name = "baohuang"
+
+
+class ShengjiGame(PaijuGame):
+    """升级 Shengji for OpenSpiel: ``python_paiju_shengji``."""
+
+    name = "shengji"
+
+
+class ShuangkouGame(PaijuGame):
+    """双扣 Shuangkou for OpenSpiel: ``python_paiju_shuangkou``."""
+
+    name = "shuangkou"
 
 
 GAME_TYPES = {name: game_type(name) for name in ENVS}
-GAME_CLASSES = {name: _game_class(name) for name in ENVS}
-for _name in ENVS:
-    pyspiel.register_game(GAME_TYPES[_name], GAME_CLASSES[_name])
+GAME_CLASSES: dict[str, type[PaijuGame]] = {
+    "baohuang": BaohuangGame,
+    "shengji": ShengjiGame,
+    "shuangkou": ShuangkouGame,
+}
+for _name, _cls in GAME_CLASSES.items():
+    pyspiel.register_game(GAME_TYPES[_name], _cls)
