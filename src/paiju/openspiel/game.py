@@ -42,6 +42,8 @@ import numpy as np
 import pyspiel
 
 import paiju
+from paiju.baohuang.options import BOOLEANS as BAOHUANG_BOOLEANS
+from paiju.baohuang.options import PRESETS as BAOHUANG_PRESETS
 from paiju.cards import RANKS
 from paiju.env.baohuang_v0 import BaohuangEnv
 from paiju.env.shengji_v0 import ShengjiEnv
@@ -75,16 +77,9 @@ NAMES = {
 #   or is None says "not given" by its default: "" for a choice, -1 for a yes/no (else
 #   0 or 1), -1 for Shuangkou's ``first_lead`` (drawn from the seed).
 
-_BAOHUANG_CHOICES = ("deck", "guard", "abdication", "guard_choice")
-_BAOHUANG_SWITCHES = (
-    "solo_grab",
-    "grab_needs_four",
-    "rebellion",
-    "kick",
-    "yield_turn",
-    "tribute",
-    "forced_four_exempts",
-)
+# Baohuang's options a variant presets: yes/no ones, and choices
+_BAOHUANG_SWITCHES = tuple(k for k in BAOHUANG_PRESETS["standard"] if k in BAOHUANG_BOOLEANS)
+_BAOHUANG_CHOICES = tuple(k for k in BAOHUANG_PRESETS["standard"] if k not in BAOHUANG_BOOLEANS)
 _RANKS = {"baohuang": ("hold_rank",), "shengji": ("start_level", "win_at"), "shuangkou": ()}
 _NOT_PARAMETERS = {
     "baohuang": ("leave_penalty", "tribute_due"),  # the server's; carried by a match
