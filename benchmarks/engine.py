@@ -984,9 +984,7 @@ def print_tables(results: Sequence[Result] | Report, info: dict[str, Any], pinni
                 rows = [[t for t, _, _ in columns], *_rows(results_, columns)]
                 widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]
                 for row in rows:
-                    cells = (
-                        cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))
-                    )
+                    cells = (cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
                     print("  ".join(cells))
             if line:
                 print(f"\n{line}")

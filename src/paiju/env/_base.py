@@ -126,8 +126,7 @@ class PaijuEnv(AECEnv):
         holding it: ``paiju.openspiel``) instead of the hand ``reset`` dealt. ``pending``
         is a partial decision the subclass keeps (Shengji's picks), None for none."""
         self.game = game
-        self._legal_at = -1
-        self._seen = None
+        self._legal_at = -1  # (the log already read stays: it is kept per game object)
 
     def action_text(self, index: int) -> str:
         """A readable text of table entry ``index``."""
