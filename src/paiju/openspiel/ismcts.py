@@ -15,7 +15,8 @@ the algorithm as published) or by playing the hand out with paiju's heuristic bo
 As with ``search``, only card-play decisions with a choice, once the hand is down to
 ``cards`` cards (default 6), are searched; the others are the ``heuristic`` bot's. In
 Shengji a play is searched pick by pick (the environment's action ids), the decision's
-time shared between the picks.
+time shared between the picks (a follow: equally among the lead's number of cards; a
+lead: half of what is left at each pick).
 
 The C++ ISMCTS of OpenSpiel (``pyspiel.ISMCTSBot``) cannot be used: it resamples through
 the state's C++ ``ResampleFromInfostate``, which a Python game cannot override.
@@ -174,6 +175,16 @@ class OpenSpielISMCTS:
         top = max(p for _, p in policy)
         return self._rng.choice([a for a, p in policy if p == top])
 
+    @staticmethod
+    def _picks_left(view: Mapping[str, Any], root: PaijuState) -> int:
+        """The searches a Shengji play still needs, to share the decision's time: a follow
+        has the lead's number of cards (the last pick's ``done`` is forced); a lead's size
+        is the search's to choose, so it gets half of what is left at each pick."""
+        trick = view.get("trick") or []
+        if not trick:
+            return 2
+        return max(1, len(trick[0]["cards"].split()) - sum(root._pending.values()))
+
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         base = self._heuristic.act(view, legal)
         if view["phase"] != "play" or len(legal) < 2 or len(view["hand"]) > self.cards:
@@ -190,8 +201,7 @@ class OpenSpielISMCTS:
         self.stats["searched"] += 1
         while True:
             left = deadline - time.perf_counter()
-            # a Shengji play is picked card by card: each pick gets half the time left
-            share = left / 2 if self.game == "shengji" else left
+            share = left / self._picks_left(view, root) if self.game == "shengji" else left
             searcher = self._searcher(game, max(share, 1e-3))
             action = self._best(searcher.run_search(root))
             if searcher.simulations:  # (a forced pick is no search)
