@@ -273,3 +273,23 @@ def test_the_example_runs_openspiels_own_ismcts_through_a_hand() -> None:
     spec.loader.exec_module(example)
     (result,) = example.play(hands=1, simulations=3, seed=2)
     assert result in (-3.0, -2.0, -1.0, 1.0, 2.0, 3.0)
+
+
+def test_a_world_the_sampler_cannot_deal_mid_search_falls_back_to_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sampler gives up after some tries on a rare view (as the search bot knows): a
+    simulation that cannot get its world ends the search, and the heuristic's choice is played."""
+    from paiju.shengji.worlds import CannotSample
+
+    bot = make_bot("openspiel-ismcts:seconds=0.05:cards=99", game="shengji", seed=1)
+    heuristic = make_bot("heuristic", game="shengji", seed=1)
+    g = paiju.new_game("shengji", seed=2)
+    while g.phase != "play" or len(g.legal_actions()) < 2:
+        g.apply(heuristic.act(g.view(g.to_act), g.legal_actions()))
+
+    def no_world(self, player, rng):
+        raise CannotSample("no deal honoured the follows and throws of the hand in 40 tries")
+
+    monkeypatch.setattr(PaijuState, "world", no_world)
+    view, legal = g.view(g.to_act), g.legal_actions()
+    assert bot.act(view, legal) == heuristic.act(view, legal)
+    assert bot.stats["fallback"] == 1 and bot.stats["searched"] == 0

@@ -175,6 +175,25 @@ class OpenSpielISMCTS:
         top = max(p for _, p in policy)
         return self._rng.choice([a for a, p in policy if p == top])
 
+    def _search(self, game: Any, view: Mapping[str, Any]) -> Any:
+        """The engine action ISMCTS chooses from ``view`` (Shengji: pick by pick); raises
+        IllegalAction when a world cannot be sampled, at the root or in a simulation."""
+        root = PaijuState.wrap(game, next(sampled_worlds(self.game, view, self._rng)))
+        deadline = time.perf_counter() + self.seconds
+        while True:
+            left = deadline - time.perf_counter()
+            share = left / self._picks_left(view, root) if self.game == "shengji" else left
+            searcher = self._searcher(game, max(share, 1e-3))
+            action = self._best(searcher.run_search(root))
+            if searcher.simulations:  # (a forced pick is no search)
+                self.stats["searches"] += 1
+                self.stats["simulations"] += searcher.simulations
+            if self.game == "shengji" and action != DONE:
+                root.apply_action(action)  # a pick: the play is not whole yet
+                continue
+            game.env.attach(root.engine, root._pending)
+            return game.env.legal_map()[action]
+
     @staticmethod
     def _picks_left(view: Mapping[str, Any], root: PaijuState) -> int:
         """The searches a Shengji play still needs, to share the decision's time: a follow
@@ -191,28 +210,11 @@ class OpenSpielISMCTS:
             return base
         game = self._spiel_game(view["options"])
         try:
-            world = next(sampled_worlds(self.game, view, self._rng))
-        except IllegalAction:
+            chosen = self._search(game, view)
+        except IllegalAction:  # the sampler found no world (it gives up after some tries)
             self.stats["fallback"] += 1
             return base
-        root = PaijuState.wrap(game, world)
-        deadline = time.perf_counter() + self.seconds
-        env = game.env
         self.stats["searched"] += 1
-        while True:
-            left = deadline - time.perf_counter()
-            share = left / self._picks_left(view, root) if self.game == "shengji" else left
-            searcher = self._searcher(game, max(share, 1e-3))
-            action = self._best(searcher.run_search(root))
-            if searcher.simulations:  # (a forced pick is no search)
-                self.stats["searches"] += 1
-                self.stats["simulations"] += searcher.simulations
-            if self.game == "shengji" and action != DONE:
-                root.apply_action(action)  # a pick: the play is not whole yet
-                continue
-            env.attach(root.engine, root._pending)
-            chosen = env.legal_map()[action]
-            break
         if chosen not in legal:  # the world's engine action, as the real game holds it
             raise AssertionError(f"ISMCTS chose {chosen!r}, which is not legal in the real game")
         if chosen != base:
