@@ -275,7 +275,9 @@ def test_the_example_runs_openspiels_own_ismcts_through_a_hand() -> None:
     assert result in (-3.0, -2.0, -1.0, 1.0, 2.0, 3.0)
 
 
-def test_a_world_the_sampler_cannot_deal_mid_search_falls_back_to_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_world_the_sampler_cannot_deal_mid_search_falls_back_to_the_heuristic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The sampler gives up after some tries on a rare view (as the search bot knows): a
     simulation that cannot get its world ends the search, and the heuristic's choice is played."""
     from paiju.shengji.worlds import CannotSample
