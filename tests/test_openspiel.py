@@ -288,10 +288,14 @@ def test_a_world_the_sampler_cannot_deal_mid_search_falls_back_to_the_heuristic(
     while g.phase != "play" or len(g.legal_actions()) < 2:
         g.apply(heuristic.act(g.view(g.to_act), g.legal_actions()))
 
-    def no_world(self, player, rng):
+    from paiju.bots.search import sampled_worlds
+    from paiju.openspiel import ismcts
+
+    def one_world_only(game, view, rng):
+        yield next(sampled_worlds(game, view, rng))  # the search's root
         raise CannotSample("no deal honoured the follows and throws of the hand in 40 tries")
 
-    monkeypatch.setattr(PaijuState, "world", no_world)
+    monkeypatch.setattr(ismcts, "sampled_worlds", one_world_only)
     view, legal = g.view(g.to_act), g.legal_actions()
     assert bot.act(view, legal) == heuristic.act(view, legal)
     assert bot.stats["fallback"] == 1 and bot.stats["searched"] == 0

@@ -216,6 +216,7 @@ class PaijuGame(pyspiel.Game):
         params = {**parameter_specification(self.name), **(params or {})}
         self.options = options_from_parameters(self.name, params)
         self.env = ENVS[self.name](**self.options)  # validates the options; the action table
+        self.attached: tuple[Any, int] | None = None  # (engine holder, moves) the env looks at
         bound = utility_bound(self.name, self.env.game.options)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.env.action_table),
@@ -270,6 +271,7 @@ class PaijuState(pyspiel.State):
         self._seed: list[int] = []  # chance bytes drawn so far
         self._engine: Engine | None = None  # the hand, once the seed is whole
         self._pending: Counter[int] = Counter()  # Shengji: picks of the play being built
+        self._moves = 0  # actions applied to this state (with the engine: what the env saw)
 
     # -- the engine, through the game's environment ---------------------------------------
     @property
@@ -278,9 +280,13 @@ class PaijuState(pyspiel.State):
         return None if self._engine is None else self._engine.game
 
     def _env(self) -> Any:
-        env = self.get_game().env
-        env.attach(self.engine, self._pending)
-        return env
+        """The game's environment looking at this state (its legal actions kept between
+        ``legal_actions`` and ``apply_action`` of the same state: they cost the most)."""
+        game = self.get_game()
+        if game.attached != (self._engine, self._moves):
+            game.env.attach(self.engine, self._pending)
+            game.attached = (self._engine, self._moves)
+        return game.env
 
     # -- OpenSpiel ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -305,6 +311,7 @@ class PaijuState(pyspiel.State):
             return
         env = self._env()
         env._act(int(action))
+        self._moves += 1
         picks: Counter[int] | None = getattr(env, "_pending", None)  # Shengji's env keeps the picks
         if picks is not None:
             self._pending = picks

@@ -168,7 +168,6 @@ class OpenSpielISMCTS:
             max_simulations=self.simulations,
             random_state=self._np_rng,
         )
-        bot.set_resampler(lambda state, player: state.world(player, self._rng))
         return bot
 
     def _best(self, policy: list[tuple[int, float]]) -> int:
@@ -178,12 +177,14 @@ class OpenSpielISMCTS:
     def _search(self, game: Any, view: Mapping[str, Any]) -> Any:
         """The engine action ISMCTS chooses from ``view`` (Shengji: pick by pick); raises
         IllegalAction when a world cannot be sampled, at the root or in a simulation."""
-        root = PaijuState.wrap(game, next(sampled_worlds(self.game, view, self._rng)))
+        worlds = sampled_worlds(self.game, view, self._rng)  # the view read once for every world
+        root = PaijuState.wrap(game, next(worlds))
         deadline = time.perf_counter() + self.seconds
         while True:
             left = deadline - time.perf_counter()
             share = left / self._picks_left(view, root) if self.game == "shengji" else left
             searcher = self._searcher(game, max(share, 1e-3))
+            searcher.set_resampler(lambda state, player: PaijuState.wrap(game, next(worlds), root._pending))
             action = self._best(searcher.run_search(root))
             if searcher.simulations:  # (a forced pick is no search)
                 self.stats["searches"] += 1
