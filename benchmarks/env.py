@@ -44,6 +44,17 @@ ENVS: dict[str, tuple[Any, dict[str, Any]]] = {
 }
 
 
+def figures(steps: int, hands: int, elapsed: float, actions: int, obs_size: int) -> dict[str, float]:
+    """A run's figures: steps and hands per CPU second, steps per hand, the sizes."""
+    return {
+        "steps_per_s": steps / elapsed,
+        "hands_per_s": hands / elapsed,
+        "steps_per_hand": steps / hands,
+        "actions": float(actions),
+        "obs_size": float(obs_size),
+    }
+
+
 def random_steps(module: Any, options: dict[str, Any], seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     """Random masked play, whole hands, for about ``seconds`` of CPU time."""
     env = module.env(**options)
@@ -62,13 +73,7 @@ def random_steps(module: Any, options: dict[str, Any], seconds: float = 2.0, see
             steps += 1
         hands += 1
         elapsed = time.process_time() - start
-    return {
-        "steps_per_s": steps / elapsed,
-        "hands_per_s": hands / elapsed,
-        "steps_per_hand": steps / hands,
-        "actions": float(env.action_space(env.possible_agents[0]).n),
-        "obs_size": float(env.obs_size),
-    }
+    return figures(steps, hands, elapsed, env.action_space(env.possible_agents[0]).n, env.obs_size)
 
 
 def openspiel_steps(module: Any, options: dict[str, Any], seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
@@ -96,13 +101,7 @@ def openspiel_steps(module: Any, options: dict[str, Any], seconds: float = 2.0, 
             steps += 1
         hands += 1
         elapsed = time.process_time() - start
-    return {
-        "steps_per_s": steps / elapsed,
-        "hands_per_s": hands / elapsed,
-        "steps_per_hand": steps / hands,
-        "actions": float(game.num_distinct_actions()),
-        "obs_size": float(game.observation_tensor_size()),
-    }
+    return figures(steps, hands, elapsed, game.num_distinct_actions(), game.observation_tensor_size())
 
 
 def median_runs(module: Any, options: dict[str, Any], seconds: float, runs: int, how: Any = random_steps) -> dict:
