@@ -40,8 +40,9 @@ def measure(game: str, rollout: str, seconds: float, hands: int) -> dict[str, fl
                 action = bot.act(g.view(0), g.legal_actions())
                 if bot.stats["searched"] > searched:
                     times.append(time.perf_counter() - t)
-                    n = bot.stats["searches"] - searches
-                    sims += [(bot.stats["simulations"] - total) // n] * n if n else []
+                    n = bot.stats["searches"] - searches  # a Shengji play: one search per pick
+                    if n:
+                        sims += [(bot.stats["simulations"] - total) // n] * n
             else:
                 action = others.act(g.view(seat), g.legal_actions())
             g.apply(action)

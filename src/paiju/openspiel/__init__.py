@@ -19,9 +19,9 @@ as the paiju bot ``openspiel-ismcts`` (:mod:`paiju.openspiel.ismcts`).
 
 from __future__ import annotations
 
-from paiju.openspiel.game import GAME_CLASSES, SEED_BYTES, PaijuGame, PaijuState, parameter_specification
+from paiju.openspiel.game import GAME_TYPES, SEED_BYTES, PaijuGame, PaijuState, parameter_specification
 
-SHORT_NAMES = {name: f"python_paiju_{name}" for name in GAME_CLASSES}
+SHORT_NAMES = {name: t.short_name for name, t in GAME_TYPES.items()}
 """paiju game name → its OpenSpiel short name."""
 
 __all__ = ["SEED_BYTES", "SHORT_NAMES", "PaijuGame", "PaijuState", "parameter_specification"]

@@ -92,13 +92,12 @@ class HeuristicRolloutEvaluator(Evaluator):
         self._rng = rng
 
     def evaluate(self, state: PaijuState) -> np.ndarray:
-        working = state.clone()
+        working = state.clone()  # its engine is a copy of its own, played out here
         while working._pending and not working.is_terminal():
             legal = working.legal_actions()
             working.apply_action(legal[self._rng.randint(len(legal))])
         g = working.engine
         assert g is not None
-        g = g.clone()
         while not g.is_over:
             g.apply(self._policy(g))
         return np.array([float(s) for s in g.scores])
@@ -160,7 +159,7 @@ class OpenSpielISMCTS:
             evaluator = HeuristicRolloutEvaluator(self.game, self._np_rng)
         else:
             evaluator = RandomRolloutEvaluator(self.rollouts, self._np_rng)
-        bot = TimedISMCTS(
+        return TimedISMCTS(
             game,
             evaluator,
             seconds,
@@ -168,11 +167,6 @@ class OpenSpielISMCTS:
             max_simulations=self.simulations,
             random_state=self._np_rng,
         )
-        return bot
-
-    def _best(self, policy: list[tuple[int, float]]) -> int:
-        top = max(p for _, p in policy)
-        return self._rng.choice([a for a, p in policy if p == top])
 
     def _search(self, game: Any, view: Mapping[str, Any]) -> Any:
         """The engine action ISMCTS chooses from ``view`` (Shengji: pick by pick); raises
@@ -185,15 +179,14 @@ class OpenSpielISMCTS:
             share = left / self._picks_left(view, root) if self.game == "shengji" else left
             searcher = self._searcher(game, max(share, 1e-3))
             searcher.set_resampler(lambda state, player: PaijuState.wrap(game, next(worlds), root._pending))
-            action = self._best(searcher.run_search(root))
+            action = int(searcher.step(root))  # OpenSpiel's choice: the most visited (ties at random)
             if searcher.simulations:  # (a forced pick is no search)
                 self.stats["searches"] += 1
                 self.stats["simulations"] += searcher.simulations
             if self.game == "shengji" and action != DONE:
                 root.apply_action(action)  # a pick: the play is not whole yet
                 continue
-            game.env.attach(root.engine, root._pending)
-            return game.env.legal_map()[action]
+            return root._env().legal_map()[action]
 
     @staticmethod
     def _picks_left(view: Mapping[str, Any], root: PaijuState) -> int:
