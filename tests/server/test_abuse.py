@@ -1116,12 +1116,21 @@ def test_fuzzed_messages_all_get_an_answer_and_the_hall_stays_well(start_server:
     before = server.rss_mb()
     sent: list[str | bytes] = []
     outcomes: Counter[str] = Counter()  # how each message was answered
+    names = {seated: player.name, watching: spectator.name}
+
+    def turn_may_come(update: dict[str, Any]) -> bool:
+        """This connection sits at a hand being played, and not hosted: its turn comes back."""
+        seat, room = update["seat"], update["room"]
+        return seat is not None and room["status"] == "playing" and not room["seats"][seat]["hosted"]
 
     def send_and_check(client: Client, fuzz: Fuzz) -> None:
         raw = fuzz.raw
         if fuzz.legal:  # a legal action when this connection's seat is to act (the hand moves on)
             client.sync()
             last = client.latest_update()
+            if client is seated and last is not None and not is_my_turn(last) and turn_may_come(last):
+                with contextlib.suppress(TimeoutError):  # wait for slow bots, so a loaded machine acts too
+                    last = client.my_turn(3)
             if last is not None and is_my_turn(last):
                 raw = dumps({"type": "act", "action": first_legal(last["view"]), "turn": last["turn"]})
             else:
@@ -1139,6 +1148,8 @@ def test_fuzzed_messages_all_get_an_answer_and_the_hall_stays_well(start_server:
         for answer in [*got, m]:
             errs = list(SERVER_VALIDATORS[answer["type"]].iter_errors(answer))
             assert not errs, f"{answer['type']} breaks its schema ({errs[0].message}), answering {shown!r}"
+        # the other connection's chat reaches this one too, perhaps after the skip: not an answer
+        got = [a for a in got if a["type"] != "said" or a["name"] == names[client]]
         answers = [a for a in got if a["type"] in ("error", "pong", "hint", "hello", "check", "said")]
         kinds = [a["type"] for a in answers]
         if fuzz.must_fail:
