@@ -455,11 +455,15 @@ def guest_me(body: dict[str, Any]) -> tuple[int, str]:
     return p["id"], p["name"]
 
 
-def is_my_turn(m: dict[str, Any]) -> bool:
-    v = m.get("view")
-    if m.get("type") != "update" or not v or m["room"]["status"] != "playing" or m["seat"] is None:
+def plays_on(m: dict[str, Any]) -> bool:
+    """An update to a connection seated at a hand in play, not hosted: its turns come to it."""
+    if m.get("type") != "update" or not m.get("view") or m["room"]["status"] != "playing" or m["seat"] is None:
         return False
-    return v["to_act"] == m["seat"] and not m["room"]["seats"][m["seat"]]["hosted"]
+    return not m["room"]["seats"][m["seat"]]["hosted"]
+
+
+def is_my_turn(m: dict[str, Any]) -> bool:
+    return plays_on(m) and m["view"]["to_act"] == m["seat"]
 
 
 def act_policy(choose: Callable[[dict[str, Any]], str | None]) -> Policy:

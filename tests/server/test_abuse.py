@@ -34,7 +34,18 @@ from websockets.frames import Frame, Opcode
 
 from paiju.server.protocol import CLIENT_MESSAGES, SERVER_MESSAGES
 
-from .harness import CRASH, Client, Hall, Player, ServerProcess, first_legal, guest_me, is_my_turn, sit_with_bots
+from .harness import (
+    CRASH,
+    Client,
+    Hall,
+    Player,
+    ServerProcess,
+    first_legal,
+    guest_me,
+    is_my_turn,
+    plays_on,
+    sit_with_bots,
+)
 from .test_protocol import assert_unchanged, human_at_turn
 
 MB = 1 << 20
@@ -1118,17 +1129,12 @@ def test_fuzzed_messages_all_get_an_answer_and_the_hall_stays_well(start_server:
     outcomes: Counter[str] = Counter()  # how each message was answered
     names = {seated: player.name, watching: spectator.name}
 
-    def turn_may_come(update: dict[str, Any]) -> bool:
-        """This connection sits at a hand being played, and not hosted: its turn comes back."""
-        seat, room = update["seat"], update["room"]
-        return seat is not None and room["status"] == "playing" and not room["seats"][seat]["hosted"]
-
     def send_and_check(client: Client, fuzz: Fuzz) -> None:
         raw = fuzz.raw
         if fuzz.legal:  # a legal action when this connection's seat is to act (the hand moves on)
             client.sync()
             last = client.latest_update()
-            if client is seated and last is not None and not is_my_turn(last) and turn_may_come(last):
+            if client is seated and last is not None and plays_on(last) and not is_my_turn(last):
                 with contextlib.suppress(TimeoutError):  # wait for slow bots, so a loaded machine acts too
                     last = client.my_turn(3)
             if last is not None and is_my_turn(last):

@@ -348,17 +348,10 @@ class PaijuState(pyspiel.State):
         g = self.engine
         if g is None or g.is_over or g.phase != "play":
             raise ValueError("worlds are sampled during the card play only")
-        seed = int(probability_sampler() * 2**32) if callable(probability_sampler) else None
-        return self.world(player, random.Random(seed))
-
-    def world(self, player: int, rng: random.Random) -> PaijuState:
-        """:meth:`resample_from_infostate` with a generator of one's own."""
         from paiju.bots.search import sampled_worlds
 
-        g = self.engine
-        assert g is not None
-        view = g.view(player)
-        world = next(sampled_worlds(self.get_game().name, view, rng))
+        seed = int(probability_sampler() * 2**32) if callable(probability_sampler) else None
+        world = next(sampled_worlds(self.get_game().name, g.view(player), random.Random(seed)))
         return self.wrap(self.get_game(), world, self._pending if player == g.to_act else None)
 
     @staticmethod
