@@ -27,7 +27,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
-	$(BIN)/pytest --doctest-modules --ignore=src/paiju/server/migrations -m "not slow" src/paiju tests
+	$(BIN)/pytest --doctest-modules --ignore=src/paiju/server/store/migrations -m "not slow" src/paiju tests
 
 # the long scenarios marked slow (.ci/run runs them after make test)
 test-slow: $(STAMP)

@@ -8,7 +8,7 @@ docs/benchmarks.md, ``--json FILE`` keeps every figure; on a shared machine run 
 This is a measurement script, not a test: it asserts nothing.
 
 For each row the script starts a fresh hall as ``benchmarks/hall_load.py`` does
-(``python -m paiju.server.app --host 127.0.0.1 --port <free> --db sqlite:///<tmp>
+(``python -m paiju.server.web.app --host 127.0.0.1 --port <free> --db sqlite:///<tmp>
 --bot-delay 0``, pinned to one CPU), with the options that lift the hall's per-address
 limits when its ``--help`` lists them (every client here is on 127.0.0.1, which would make
 victims and flooders one "address"; the options used are printed). Every HTTP request and
@@ -134,10 +134,10 @@ ADDRESS_LIMIT_WORDS = ("max", "rate", "burst", "limit", "conn")
 
 # ---------------------------------------------------------------------------- the server
 def server_help() -> str:
-    """The ``--help`` text of ``python -m paiju.server.app`` (empty if it fails)."""
+    """The ``--help`` text of ``python -m paiju.server.web.app`` (empty if it fails)."""
     try:
         done = subprocess.run(
-            [server_python(), "-m", "paiju.server.app", "--help"],
+            [server_python(), "-m", "paiju.server.web.app", "--help"],
             capture_output=True,
             text=True,
             timeout=60,
@@ -168,7 +168,7 @@ class AbuseServer(Server):
         self.db = Path(self.dir.name) / "hall.db"
         self.log_path = Path(self.dir.name) / "server.log"
         self.url = f"http://127.0.0.1:{self.port}"
-        self.cmd = [server_python(), "-m", "paiju.server.app", "--host", "127.0.0.1", "--port", str(self.port)]
+        self.cmd = [server_python(), "-m", "paiju.server.web.app", "--host", "127.0.0.1", "--port", str(self.port)]
         self.cmd += ["--db", f"sqlite:///{self.db}", "--bot-delay", "0", *extra]
         self.log = open(self.log_path, "w+b")  # noqa: SIM115 (closed in stop)
 

@@ -7,7 +7,7 @@ This is a measurement script, not a test: it asserts nothing.
 For each client count N the script
 
 1. starts a fresh hall as a subprocess on loopback
-   (``python -m paiju.server.app --host 127.0.0.1 --port <free> --db sqlite:///<tmp> --bot-delay 0``),
+   (``python -m paiju.server.web.app --host 127.0.0.1 --port <free> --db sqlite:///<tmp> --bot-delay 0``),
    pinned to one CPU when the machine has more than one;
 2. makes N/5 tables of 5 human players: every client logs in (``POST /api/login``), the
    first of each table creates a room (Baohuang ``standard``, ``turn_timeout`` 600 s so
@@ -43,21 +43,21 @@ raises the benchmark's priority on a shared machine, ``--py-spy FILE`` records t
 
 ``--strongest-tables N`` adds N more Baohuang rooms of one player and four 最强 (strongest)
 bots — the search bot, thinking in the hall's bot worker process (``--bot-workers``,
-default 1; paiju.server.bot_pool) — playing through the whole window. Their player acts
+default 1; paiju.server.tables.bot_pool) — playing through the whole window. Their player acts
 at random like the others, but their actions are not counted: the figures are the other
 tables', to show whether search-bot tables move them. The workers inherit the server's
 CPU pinning, and a pool whose hall is pinned moves them to the other CPUs by itself
 (bot_pool.hall_cpus: here the clients' CPU), where they run under SCHED_IDLE;
 ``--workers-on-clients`` also moves them there, from outside.
 
-``--cluster W`` measures a cluster instead (paiju.server.cluster): W hall workers
-(``python -m paiju.server.app … --db postgresql://… --redis redis://… --worker-id ID``)
+``--cluster W`` measures a cluster instead (paiju.server.tables.cluster_rooms): W hall workers
+(``python -m paiju.server.web.app … --db postgresql://… --redis redis://… --worker-id ID``)
 on a fresh PostgreSQL schema (``--pg URL``, default ``$PAIJU_BENCH_POSTGRES`` or
 ``$PAIJU_TEST_POSTGRES``; the schema ``bench_…`` is made before and dropped after) and a
 flushed Redis database (``--redis URL``, default ``$PAIJU_BENCH_REDIS`` or
 ``$PAIJU_TEST_REDIS``; name a database number of its own, e.g. ``redis://host:6379/5`` —
 the script refuses one a running cluster uses), behind HAProxy (``/usr/sbin/haproxy``,
-its configuration from paiju.server.proxy_config.haproxy_config). Every HTTP request and
+its configuration from paiju.server.cluster.proxy_config.haproxy_config). Every HTTP request and
 WebSocket of the clients goes through the proxy, which sends a room's to one worker by a
 hash of the room's id; a room is made on whichever worker the proxy picks, so the first
 connection to it may wait for the handoff (in the set-up, before the warm-up; a table's
@@ -111,7 +111,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from paiju.server import collector
+from paiju.server.web import collector
 
 ROOT = Path(__file__).resolve().parents[1]
 SEATS = 5  # Baohuang: five players a table
@@ -234,7 +234,7 @@ def loopback_limits() -> list[str]:
     """Every client of the benchmark comes from 127.0.0.1: lift the hall's per-address
     limits (when the hall has them) so that they measure a thousand visitors, not one."""
     out = subprocess.run(
-        [server_python(), "-m", "paiju.server.app", "--help"], capture_output=True, text=True, cwd=ROOT
+        [server_python(), "-m", "paiju.server.web.app", "--help"], capture_output=True, text=True, cwd=ROOT
     ).stdout
     wanted = {"--conns-per-address": "1000000", "--address-rate": "1000000000", "--max-connections": "100000"}
     return [arg for flag, value in wanted.items() if flag in out for arg in (flag, value)]
@@ -249,7 +249,7 @@ class Server:
         self.db = Path(self.dir.name) / "hall.db"
         self.log_path = Path(self.dir.name) / "server.log"
         self.url = f"http://127.0.0.1:{self.port}"
-        cmd = [server_python(), "-m", "paiju.server.app", "--host", "127.0.0.1", "--port", str(self.port)]
+        cmd = [server_python(), "-m", "paiju.server.web.app", "--host", "127.0.0.1", "--port", str(self.port)]
         cmd += ["--db", f"sqlite:///{self.db}", "--bot-delay", "0", *loopback_limits()]
         if bot_workers != 1:
             cmd += ["--bot-workers", str(bot_workers)]
@@ -436,8 +436,8 @@ class HallCluster:
         """A fresh schema (migrated) and Redis database, the baseline, then the workers."""
         import redis
 
-        from paiju.server.proxy_config import haproxy_config
-        from paiju.server.store import Store
+        from paiju.server.cluster.proxy_config import haproxy_config
+        from paiju.server.store.db import Store
 
         r = redis.Redis.from_url(self.redis_url, decode_responses=True)
         try:
@@ -459,7 +459,7 @@ class HallCluster:
         self.baseline = self.measure_baseline()
         extra = ["--bot-workers", str(self.bot_workers)] if self.bot_workers != 1 else []
         for name, port in zip(self.names, self.ports):
-            cmd = [server_python(), "-m", "paiju.server.app", "--host", "127.0.0.1", "--port", str(port)]
+            cmd = [server_python(), "-m", "paiju.server.web.app", "--host", "127.0.0.1", "--port", str(port)]
             cmd += ["--db", self.db, "--redis", self.redis_url, "--worker-id", name, "--bot-delay", "0"]
             cmd += [*loopback_limits(), *extra]
             self.procs.append(self._start(cmd, f"{name}.log"))
@@ -872,7 +872,7 @@ async def _open_table(table: Sequence[Client], ws_url: str, sem: asyncio.Semapho
 
 async def run_clients(cfg: Config, tables: Sequence[int], control: Any) -> Stats:
     """Set up ``tables`` (table numbers of the whole run), report ready, play, report stats."""
-    # the clients' collector is tuned as the hall's (paiju.server.collector): its full
+    # the clients' collector is tuned as the hall's (paiju.server.web.collector): its full
     # collections would otherwise stop this process 50–110 ms and count as the hall's latency
     gc.set_threshold(*collector.THRESHOLDS)
     stats = Stats()

@@ -17,10 +17,11 @@ from typer.testing import CliRunner
 
 import paiju
 from paiju.cli import app
-from paiju.server import accounts, settlement
-from paiju.server import store as db
-from paiju.server.records import check_store, stored_record
-from paiju.server.store import Store, migrate, session_id
+from paiju.server.accounts import settlement
+from paiju.server.accounts import users as accounts
+from paiju.server.store import db
+from paiju.server.store.db import Store, migrate, session_id
+from paiju.server.store.records import check_store, stored_record
 from paiju.versions import upgrade_options
 from test_store import db_url  # noqa: F401 - the fixture: SQLite and PostgreSQL
 

@@ -1,4 +1,4 @@
-"""The hall's collector settings (``paiju.server.collector``), checked in a process of their
+"""The hall's collector settings (``paiju.server.web.collector``), checked in a process of their
 own so that the test run keeps CPython's defaults."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 
 CHECK = """
 import gc
-from paiju.server import collector
+from paiju.server.web import collector
 collector.freeze_loaded()
 assert gc.get_freeze_count() == 0, "froze without tune(): a test process would keep everything"
 collector.tune()

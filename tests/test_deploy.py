@@ -14,7 +14,7 @@ import typer
 from typer.testing import CliRunner
 
 from paiju.cli import app, find_haproxy
-from paiju.server.proxy_config import haproxy_config
+from paiju.server.cluster.proxy_config import haproxy_config
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 EXAMPLE_WORKERS = [("w1", "10.0.0.11", 8000), ("w2", "10.0.0.12", 8000), ("w3", "10.0.0.13", 8000)]

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, func, select, text
 
-from paiju.server import lease as leases
-from paiju.server import store as db
-from paiju.server.store import Store
-from paiju.server.writer import Fenced, Write, Writer
+from paiju.server.cluster import lease as leases
+from paiju.server.store import db
+from paiju.server.store.db import Store
+from paiju.server.store.writer import Fenced, Write, Writer
 
 PG = os.environ.get("PAIJU_TEST_POSTGRES")
 

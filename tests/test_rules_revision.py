@@ -200,7 +200,7 @@ def test_a_record_newer_than_this_paiju_is_refused() -> None:
 def test_the_room_form_offers_the_revised_defaults() -> None:
     """The hall's room form (``/api/games``) shows the new defaults and choices, and does not
     offer the values kept for old records."""
-    from paiju.server.games_info import games_info
+    from paiju.server.tables.games_info import games_info
 
     games = games_info()["games"]
     shengji = {o["name"]: o for o in games["shengji"]["options"]}

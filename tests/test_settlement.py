@@ -1,4 +1,4 @@
-"""The end of a hand in the store (paiju.server.settlement), on SQLite and — when
+"""The end of a hand in the store (paiju.server.accounts.settlement), on SQLite and — when
 PAIJU_TEST_POSTGRES names a server — PostgreSQL: beans, results, ratings, the leave penalty,
 relief, and each seat's role and side in every game.
 
@@ -17,8 +17,9 @@ import pytest
 from sqlalchemy import func, select
 
 import paiju
-from paiju.server import accounts, settlement
-from paiju.server.store import Store, ledger, ratings, results
+from paiju.server.accounts import settlement
+from paiju.server.accounts import users as accounts
+from paiju.server.store.db import Store, ledger, ratings, results
 from test_store import db_url  # noqa: F401 - the fixture: SQLite and PostgreSQL
 
 

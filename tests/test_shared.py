@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from paiju.server import shared as shared_module
-from paiju.server.shared import Shared
-from paiju.server.throttle import Limits
+from paiju.server.cluster import shared as shared_module
+from paiju.server.cluster.shared import Shared
+from paiju.server.tables.throttle import Limits
 
 REDIS = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/sbin:/usr/bin")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="needs Debian's redis-server (.ci/run installs it)")

@@ -15,8 +15,8 @@ from sqlalchemy import text
 from starlette.testclient import TestClient
 
 import paiju
-from paiju.server.app import create_app
-from paiju.server.store import Store, make_engine
+from paiju.server.store.db import Store, make_engine
+from paiju.server.web.app import create_app
 
 PG = os.environ.get("PAIJU_TEST_POSTGRES")
 URLS = ["sqlite"] + (["postgresql"] if PG else [])
@@ -183,7 +183,7 @@ def test_leaving_a_shuangkou_hand_costs_three_and_makes_the_next_lead_random(tmp
 
 
 def test_an_analysis_is_kept_per_hand_and_seat_and_replaced(db_url: str) -> None:
-    from paiju.server.store import save_analysis_tx
+    from paiju.server.store.db import save_analysis_tx
 
     store = Store(db_url)
     ann = store.create_player("ann")
@@ -207,7 +207,7 @@ def test_the_migrations_make_the_tables_the_code_declares(db_url: str) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from paiju.server.store import metadata
+    from paiju.server.store.db import metadata
 
     store = Store(db_url)
     with store.engine.connect() as c:

@@ -145,7 +145,7 @@ def test_every_reason_code_has_both_sentences() -> None:
 
 
 def room_games() -> dict[str, Any]:
-    from paiju.server.games_info import games_info
+    from paiju.server.tables.games_info import games_info
 
     games: dict[str, Any] = games_info()["games"]
     return games
@@ -154,7 +154,7 @@ def room_games() -> dict[str, Any]:
 @pytest.mark.parametrize("game", ["baohuang", "shengji", "shuangkou"])
 def test_every_room_option_is_named_and_explained_in_both_languages(game: str) -> None:
     _, names = tables()
-    from paiju.server.games_info import HALL_OPTIONS
+    from paiju.server.tables.games_info import HALL_OPTIONS
 
     info = room_games()[game]
     options = [*info["options"], *HALL_OPTIONS]  # the page's room form shows the hall's options too

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from paiju.server import store as db
-from paiju.server.store import Store
-from paiju.server.writer import StoreError, StoreUnavailable, Write, Writer
+from paiju.server.store import db
+from paiju.server.store.db import Store
+from paiju.server.store.writer import StoreError, StoreUnavailable, Write, Writer
 from test_store import db_url  # noqa: F401 - the fixture: each test on SQLite and PostgreSQL
 
 
@@ -170,7 +170,7 @@ def test_the_hall_waits_for_its_database_at_start_up(tmp_path: Path) -> None:
 
     from sqlalchemy.exc import OperationalError
 
-    from paiju.server.app import open_store
+    from paiju.server.web.app import open_store
 
     later = tmp_path / "not-yet"
     threading.Timer(0.5, later.mkdir).start()

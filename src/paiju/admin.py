@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 if TYPE_CHECKING:
-    from paiju.server.store import Store
+    from paiju.server.store.db import Store
 
 admin = typer.Typer(
     name="admin",
@@ -31,7 +31,7 @@ DB = typer.Option(help="database URL: sqlite:///file.db (default ./paiju.db) or 
 
 
 def _store(db: str | None) -> Store:
-    from paiju.server.store import Store
+    from paiju.server.store.db import Store
 
     try:
         return Store(db, checkpoints=False)
@@ -46,7 +46,7 @@ def check(
     quarantine: Annotated[bool, typer.Option(help="set aside every room with a hand that does not replay")] = False,
 ) -> None:
     """Replay every stored hand; list those that fail (exit 1 if any)."""
-    from paiju.server.records import check_store
+    from paiju.server.store.records import check_store
 
     store = _store(db)
     try:
@@ -72,7 +72,7 @@ def export_(
     """Write every player, room, hand (with its record) and penalty as JSON lines.
 
     The file holds the players' login tokens: keep it as secret as the database."""
-    from paiju.server.records import export_store
+    from paiju.server.store.records import export_store
 
     store = _store(db)
     try:
@@ -92,7 +92,7 @@ def import_(
     db: Annotated[str | None, DB] = None,
 ) -> None:
     """Read an export into an empty database (made and migrated if needed)."""
-    from paiju.server.records import import_store
+    from paiju.server.store.records import import_store
 
     store = _store(db)
     try:
@@ -115,7 +115,7 @@ admin.add_typer(user, name="user")
 
 def _account(store: Store, username: str) -> dict[str, Any]:
     from paiju.errors import IllegalAction
-    from paiju.server import accounts
+    from paiju.server.accounts import users as accounts
 
     try:
         name = accounts.normalize_username(username)
@@ -139,7 +139,7 @@ def reset_password(
     import secrets
 
     from paiju.errors import IllegalAction
-    from paiju.server import accounts
+    from paiju.server.accounts import users as accounts
 
     store = _store(db)
     try:
@@ -167,7 +167,7 @@ def grant(
     db: Annotated[str | None, DB] = None,
 ) -> None:
     """Add beans 游戏豆 to an account (a ledger row of kind grant)."""
-    from paiju.server import settlement
+    from paiju.server.accounts import settlement
 
     store = _store(db)
     try:
@@ -194,7 +194,7 @@ def disable(
     db: Annotated[str | None, DB] = None,
 ) -> None:
     """Disable an account (it cannot log in; its sessions end), or --enable it again."""
-    from paiju.server import accounts
+    from paiju.server.accounts import users as accounts
 
     store = _store(db)
     try:

@@ -40,7 +40,7 @@ from paiju.admin import admin
 from paiju.bots import Bot, LazyView, bot_descriptions, make_bot, suggest
 from paiju.errors import IllegalAction
 from paiju.game import Game
-from paiju.server.throttle import Limits
+from paiju.server.tables.throttle import Limits
 from paiju.terminal import Presenter, presenter
 from paiju.terminal.base import rate
 
@@ -901,10 +901,10 @@ def serve(
     """Run the web card hall: lobby, tables, bots and the browser client."""
     import dataclasses
 
-    from paiju.server.analysis_jobs import AnalysisSettings
-    from paiju.server.app import cluster_settings
-    from paiju.server.app import serve as run_server
-    from paiju.server.settlement import BeanSettings
+    from paiju.server.accounts.settlement import BeanSettings
+    from paiju.server.tables.analysis_jobs import AnalysisSettings
+    from paiju.server.web.app import cluster_settings
+    from paiju.server.web.app import serve as run_server
 
     if analysis_budget <= 0 or analysis_jobs < 1 or analysis_workers < 1:
         _fail("--analysis-budget must be above 0, --analysis-jobs and --analysis-workers at least 1")
@@ -943,7 +943,7 @@ def serve(
 
 
 def _limit_names() -> list[str]:
-    from paiju.server.throttle import Limits
+    from paiju.server.tables.throttle import Limits
 
     return Limits.names()
 
@@ -993,7 +993,7 @@ def cluster_config(
     ] = None,
 ) -> None:
     """Print HAProxy's configuration for a cluster's workers (deploy/haproxy.cfg is one)."""
-    from paiju.server.proxy_config import haproxy_config
+    from paiju.server.cluster.proxy_config import haproxy_config
 
     workers: list[tuple[str, str, int]] = []
     for item in worker:
@@ -1165,7 +1165,7 @@ def cluster_up(
     haproxy. The workers' logs and haproxy.cfg are kept in --dir."""
     import tempfile
 
-    from paiju.server.proxy_config import haproxy_config
+    from paiju.server.cluster.proxy_config import haproxy_config
 
     scheme = db.partition(":")[0].lower()
     if scheme.startswith("sqlite"):
@@ -1204,7 +1204,7 @@ def cluster_up(
     try:
 
         def start_worker(i: int) -> None:
-            argv = [sys.executable, "-m", "paiju.server.app", "--host", host, "--port", str(ports[i])]
+            argv = [sys.executable, "-m", "paiju.server.web.app", "--host", host, "--port", str(ports[i])]
             argv += ["--db", db, "--redis", redis, "--worker-id", names[i], "--bot-delay", str(bot_delay)]
             argv += ["--origin", hall]
             pid = procs.start(names[i], argv, logs[i], env)

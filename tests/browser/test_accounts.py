@@ -2,7 +2,7 @@
 computer players by clicks, and see the beans 游戏豆 and the rating changed on the profile,
 with the charts drawn; the leaderboard lists the player; log out and log in again.
 
-Computer players hold no beans (the house stands in for them, paiju.server.settlement), so
+Computer players hold no beans (the house stands in for them, paiju.server.accounts.settlement), so
 a person's balance moves by his own share of the hand; a drawn hand (every point 0) moves
 nothing, so the test plays on (at most three hands) until a hand has a score.
 """

@@ -23,8 +23,8 @@ import httpx
 from sqlalchemy import create_engine, select, text
 from websockets.exceptions import ConnectionClosed
 
-from paiju.server import store as db
-from paiju.server.proxy_config import haproxy_config
+from paiju.server.cluster.proxy_config import haproxy_config
+from paiju.server.store import db
 
 from .harness import Client, Hall, Loopback, Player, Policy, ServerProcess, free_port
 

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 
-from paiju.server.protocol import CLIENT_MESSAGES, SERVER_MESSAGES
+from paiju.server.web.protocol import CLIENT_MESSAGES, SERVER_MESSAGES
 
 from .harness import (
     CRASH,

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from paiju.server.settlement import hand_beans
+from paiju.server.accounts.settlement import hand_beans
 
 from .harness import Hall, Player, ServerProcess, act_policy, first_legal, sit_with_bots
 
@@ -212,7 +212,7 @@ def ledger_balances(hall: Hall) -> bool:
     starting beans, relief and grants make beans), and no balance is below 0."""
     from sqlalchemy import func, select
 
-    from paiju.server.store import Store, ledger
+    from paiju.server.store.db import Store, ledger
 
     store = Store(hall.server.db_url, run_migrations=False, checkpoints=False)
     try:
@@ -326,8 +326,8 @@ def test_a_disabled_account_cannot_log_in_and_its_sessions_end(make_server: Call
     server = make_server()
     hall = Hall(server)
     p = register(hall, "to_disable")
-    from paiju.server import accounts
-    from paiju.server.store import Store
+    from paiju.server.accounts import users as accounts
+    from paiju.server.store.db import Store
 
     store = Store(server.db_url, checkpoints=False)
     try:

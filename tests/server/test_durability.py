@@ -1,7 +1,7 @@
 """Real faults against a real hall: PostgreSQL restarted under play, a SQLite file locked
 by another process, a stored hand edited behind the hall's back.
 
-What the hall promises (src/paiju/server/writer.py, table.py, hall.py): a change is shown
+What the hall promises (src/paiju/server/store/writer.py, table.py, hall.py): a change is shown
 only once it is durable; a write the database cannot take now is refused with SAVE_FAILED
 (the move was not taken), the table waits and reloads from the store once the database is
 back; the event loop never waits on the database; a room whose current hand does not
@@ -31,7 +31,7 @@ from sqlalchemy import create_engine, text
 
 import paiju
 from paiju.errors import IllegalAction
-from paiju.server.table import SAVE_FAILED
+from paiju.server.tables.table import SAVE_FAILED
 
 from .harness import (
     CRASH,

@@ -20,8 +20,8 @@ import uvicorn
 
 import paiju
 from paiju.game import RECORD_VERSION
-from paiju.server.app import create_app
-from paiju.server.store import Store
+from paiju.server.store.db import Store
+from paiju.server.web.app import create_app
 
 from .harness import Hall, Loopback, biggest, free_port, is_my_turn, sit_with_bots
 

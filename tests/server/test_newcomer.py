@@ -4,7 +4,7 @@ acts, 托管 that says why it came and who was on it, unscored hands that count 
 Shengji deal in which a person can still declare.
 
 Most tests speak to a real hall process; the few that need a chosen deal run a hall in this
-process whose seeds the test picks with the engine (``paiju.server.table.new_seed``)."""
+process whose seeds the test picks with the engine (``paiju.server.tables.table.new_seed``)."""
 
 from __future__ import annotations
 
@@ -57,8 +57,8 @@ def no_update_since(client: Client) -> None:
 @pytest.fixture
 def seeded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Hall]]:
     """A hall in this process (uvicorn in a thread) whose hands are dealt from a chosen seed."""
-    from paiju.server import table
-    from paiju.server.app import create_app
+    from paiju.server.tables import table
+    from paiju.server.web.app import create_app
 
     servers: list[tuple[uvicorn.Server, threading.Thread]] = []
 

@@ -24,7 +24,7 @@ import jsonschema
 import pytest
 
 import paiju
-from paiju.server.protocol import SERVER_MESSAGES
+from paiju.server.web.protocol import SERVER_MESSAGES
 
 from .conftest import CRASH
 from .harness import Client, Hall, Player, act_policy, jsonish, walk

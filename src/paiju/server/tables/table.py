@@ -31,20 +31,20 @@ from paiju.bots import make_bot
 from paiju.errors import IllegalAction
 from paiju.game import RECORD_VERSION, Game, new_seed
 from paiju.registry import new_game, replay
-from paiju.server import profile, settlement
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
-from paiju.server import store as db
-from paiju.server.bot_pool import POOLED, PoolFailed, Question, searches
-from paiju.server.deal import deal_stage, is_declaration
-from paiju.server.games_info import split_options
-from paiju.server.hints import Hints
-from paiju.server.phrases import MAX_SAY
-from paiju.server.protocol import BOT_LEVELS
-from paiju.server.records import DamagedHand, replay_stored
-from paiju.server.writer import Fenced, StoreError, StoreUnavailable, Write
+from paiju.server.accounts import profile, settlement
+from paiju.server.store import db
+from paiju.server.store.records import DamagedHand, replay_stored
+from paiju.server.store.writer import Fenced, StoreError, StoreUnavailable, Write
+from paiju.server.tables.bot_pool import POOLED, PoolFailed, Question, searches
+from paiju.server.tables.deal import deal_stage, is_declaration
+from paiju.server.tables.games_info import split_options
+from paiju.server.tables.hints import Hints
+from paiju.server.tables.phrases import MAX_SAY
+from paiju.server.web.protocol import BOT_LEVELS
 
 if TYPE_CHECKING:
-    from paiju.server.hall import Hall
+    from paiju.server.tables.hall import Hall
 
 log = logging.getLogger("paiju.table")
 

@@ -43,7 +43,7 @@ from typing import Any
 from sqlalchemy import exc, insert, select, text
 from sqlalchemy.engine import Connection, Engine
 
-from paiju.server.store import SQLITE_BUSY_TIMEOUT, actions, last_seq, room_owners
+from paiju.server.store.db import SQLITE_BUSY_TIMEOUT, actions, last_seq, room_owners
 
 log = logging.getLogger("paiju.writer")
 

@@ -41,7 +41,7 @@ import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from paiju.server.throttle import Limits
+from paiju.server.tables.throttle import Limits
 
 log = logging.getLogger("paiju.shared")
 

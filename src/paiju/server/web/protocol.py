@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema
 
-from paiju.server.phrases import PHRASES
+from paiju.server.tables.phrases import PHRASES
 
 MAX_MESSAGE_BYTES = 64 * 1024
 

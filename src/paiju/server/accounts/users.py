@@ -29,9 +29,9 @@ from sqlalchemy.engine import Connection
 
 from paiju.errors import IllegalAction
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the codes raised here
-from paiju.server import store as db
-from paiju.server.settlement import add_beans_tx
-from paiju.server.store import players
+from paiju.server.accounts.settlement import add_beans_tx
+from paiju.server.store import db
+from paiju.server.store.db import players
 
 USERNAME_CHARS = re.compile(r"[\w-]{2,20}")  # \w: letters and digits of every script, and _
 PASSWORD_MIN, PASSWORD_MAX = 8, 128

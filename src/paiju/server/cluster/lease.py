@@ -22,7 +22,7 @@ from sqlalchemy import delete, exists, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
-from paiju.server.store import db_clock, room_owners, rooms, workers
+from paiju.server.store.db import db_clock, room_owners, rooms, workers
 
 CLOSED = ("closed", "archived")
 

@@ -1,12 +1,12 @@
-"""Alembic environment: the hall runs migrations itself (paiju.server.store.migrate)."""
+"""Alembic environment: the hall runs migrations itself (paiju.server.store.db.migrate)."""
 
 from alembic import context
 
-from paiju.server.store import metadata
+from paiju.server.store.db import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # run from the alembic command line: sqlalchemy.url in the config
-    from paiju.server.store import make_engine
+    from paiju.server.store.db import make_engine
 
     engine = make_engine(context.config.get_main_option("sqlalchemy.url") or "")
     connection = engine.connect()

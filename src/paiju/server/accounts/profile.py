@@ -16,7 +16,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.engine import Connection
 
 from paiju.registry import GAMES
-from paiju.server.store import balance_tx, hands, ledger, players, ratings, results
+from paiju.server.store.db import balance_tx, hands, ledger, players, ratings, results
 from paiju.titles import title
 
 BOARDS = ("rating", "beans", "points")

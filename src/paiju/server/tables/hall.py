@@ -26,20 +26,20 @@ import orjson
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
-from paiju.server import store as db
-from paiju.server.analysis_jobs import Analyses, AnalysisSettings
-from paiju.server.bot_pool import BotPool
-from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
-from paiju.server.games_info import check_hall_option, room_option_names, split_options
-from paiju.server.limits import check_value
-from paiju.server.settlement import BeanSettings
-from paiju.server.store import Store
-from paiju.server.table import Table
-from paiju.server.throttle import Limits, Throttle
-from paiju.server.writer import Fenced, StoreUnavailable, Write, Writer
+from paiju.server.accounts.settlement import BeanSettings
+from paiju.server.store import db
+from paiju.server.store.db import Store
+from paiju.server.store.writer import Fenced, StoreUnavailable, Write, Writer
+from paiju.server.tables.analysis_jobs import Analyses, AnalysisSettings
+from paiju.server.tables.bot_pool import BotPool
+from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
+from paiju.server.tables.games_info import check_hall_option, room_option_names, split_options
+from paiju.server.tables.limits import check_value
+from paiju.server.tables.table import Table
+from paiju.server.tables.throttle import Limits, Throttle
 
 if TYPE_CHECKING:
-    from paiju.server.cluster import Cluster, ClusterSettings
+    from paiju.server.tables.cluster_rooms import Cluster, ClusterSettings
 
 DEFAULT_TURN_TIMEOUT = 30.0
 RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable database
@@ -85,7 +85,7 @@ class Hall:
         self._frames: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
         self.cluster: Cluster | None = None  # one worker of several (cluster.py); None: the whole hall
         if cluster is not None:
-            from paiju.server.cluster import Cluster
+            from paiju.server.tables.cluster_rooms import Cluster
 
             self.cluster = Cluster(self, cluster)
 

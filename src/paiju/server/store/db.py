@@ -7,7 +7,7 @@ replays each unfinished hand from these rows. SQLite by default (a file, no set-
 PostgreSQL by URL; the schema is made by Alembic migrations, never by ``create_all``.
 
 The functions named ``*_tx`` write inside a transaction they are given: the hall runs
-them on its writer thread (``paiju.server.writer``), never on the event loop. The
+them on its writer thread (``paiju.server.store.writer``), never on the event loop. The
 ``Store`` methods are synchronous reads (start-up, admin commands, a thread of the
 loop's pool) and one-transaction wrappers of the same writes for scripts and tests.
 """
@@ -58,7 +58,7 @@ players = Table(
     Column("id", Integer, primary_key=True),
     Column("name", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
-    # an account has a user name (normalized, paiju.server.accounts) and an argon2 hash; a guest neither
+    # an account has a user name (normalized, paiju.server.accounts.users) and an argon2 hash; a guest neither
     Column("username", String(32), nullable=True, unique=True),
     Column("password_hash", String(256), nullable=True),
     Column("disabled", Boolean, nullable=False, server_default=false()),
@@ -425,7 +425,7 @@ def last_seq(c: Connection, hand_id: int) -> int:
 class Store:
     """The hall's database: the engine, its migrations, reads, and one-transaction writes.
 
-    The hall writes through its :class:`~paiju.server.writer.Writer`; the methods that
+    The hall writes through its :class:`~paiju.server.store.writer.Writer`; the methods that
     write here are for scripts, admin commands and tests."""
 
     def __init__(self, url: str | None = None, *, run_migrations: bool = True, checkpoints: bool = True) -> None:
@@ -478,8 +478,8 @@ class Store:
             return fn(c, *args)
 
     def purse(self, pid: int, settings: Any) -> dict[str, Any]:
-        """An account's beans and whether relief 救济 is due (paiju.server.settlement)."""
-        from paiju.server import settlement
+        """An account's beans and whether relief 救济 is due (paiju.server.accounts.settlement)."""
+        from paiju.server.accounts import settlement
 
         with self.engine.connect() as c:
             beans = balance_tx(c, pid)

@@ -33,9 +33,9 @@ from sqlalchemy.engine import Connection
 
 from paiju.beans import leave_penalty, settle, split_penalty
 from paiju.errors import IllegalAction
-from paiju.server import store as db
-from paiju.server.profile import standing_tx
-from paiju.server.store import balance_tx, ledger, players, ratings, results
+from paiju.server.accounts.profile import standing_tx
+from paiju.server.store import db
+from paiju.server.store.db import balance_tx, ledger, players, ratings, results
 
 MODEL = PlackettLuce()
 

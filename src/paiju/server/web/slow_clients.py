@@ -5,7 +5,7 @@ uvicorn closes idle keep-alive connections, but it waits for ever on a client th
 a request's headers one byte at a time; a thousand such clients hold a thousand
 connections (a "slowloris"). :class:`HeaderTimeoutProtocol` gives every request's headers
 a deadline (from the connection, or from the request's first byte) and closes the
-connection when it passes. Bodies have a deadline of their own (``paiju.server.app``).
+connection when it passes. Bodies have a deadline of their own (``paiju.server.web.app``).
 
 After the hall closes a WebSocket (a flooder, a client that does not read) uvicorn keeps
 reading — and discarding — what the client sends until it answers the close, for up to

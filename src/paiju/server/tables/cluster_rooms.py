@@ -30,13 +30,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from paiju.server import lease as leases
-from paiju.server.lease import Lease
-from paiju.server.shared import Shared
-from paiju.server.table import Table
+from paiju.server.cluster import lease as leases
+from paiju.server.cluster.lease import Lease
+from paiju.server.cluster.shared import Shared
+from paiju.server.tables.table import Table
 
 if TYPE_CHECKING:
-    from paiju.server.hall import Hall
+    from paiju.server.tables.hall import Hall
 
 log = logging.getLogger("paiju.cluster")
 PUBLISH_EVERY = 1.0  # seconds between two sendings of the changed lobby entries

@@ -20,7 +20,7 @@ from sqlalchemy import func, insert, select, text, update
 from paiju.errors import IllegalAction
 from paiju.game import Game
 from paiju.registry import new_game
-from paiju.server.store import (
+from paiju.server.store.db import (
     Store,
     actions,
     hands,

@@ -32,23 +32,26 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES
-from paiju.server import accounts, collector, profile, replays, settlement
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
-from paiju.server import store as db
-from paiju.server.analysis_jobs import AnalysisSettings
-from paiju.server.cluster import ClusterSettings, RoomBusy
-from paiju.server.deal import DEAL_FINAL_WINDOW, DEAL_STEP
-from paiju.server.games_info import games_info
-from paiju.server.hall import DEFAULT_TURN_TIMEOUT, Hall
-from paiju.server.limits import check_value, normalize_name
-from paiju.server.origin import OriginPolicy, SecurityHeaders
-from paiju.server.protocol import ProtocolError, parse_client_message
-from paiju.server.records import DamagedHand, stored_record
-from paiju.server.settlement import BeanSettings
-from paiju.server.store import Store
-from paiju.server.table import UNEXPECTED, Conn, unexpected
-from paiju.server.throttle import FloodWatch, Limits
-from paiju.server.writer import StoreError, Write
+from paiju.server.accounts import profile, settlement
+from paiju.server.accounts import users as accounts
+from paiju.server.accounts.settlement import BeanSettings
+from paiju.server.store import db
+from paiju.server.store.db import Store
+from paiju.server.store.records import DamagedHand, stored_record
+from paiju.server.store.writer import StoreError, Write
+from paiju.server.tables import replays
+from paiju.server.tables.analysis_jobs import AnalysisSettings
+from paiju.server.tables.cluster_rooms import ClusterSettings, RoomBusy
+from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
+from paiju.server.tables.games_info import games_info
+from paiju.server.tables.hall import DEFAULT_TURN_TIMEOUT, Hall
+from paiju.server.tables.limits import check_value, normalize_name
+from paiju.server.tables.table import UNEXPECTED, Conn, unexpected
+from paiju.server.tables.throttle import FloodWatch, Limits
+from paiju.server.web import collector
+from paiju.server.web.origin import OriginPolicy, SecurityHeaders
+from paiju.server.web.protocol import ProtocolError, parse_client_message
 
 log = logging.getLogger("paiju.app")
 
@@ -159,10 +162,10 @@ def create_app(
     ``limits`` are what one visitor may use (``rate``: table messages per second of one
     player, a shortcut); ``origins`` are the origins besides the hall's own whose pages may
     act in it (a proxy's public address); ``deal_step`` and ``deal_final_window`` time the
-    Shengji deal (``paiju.server.deal``); ``bot_workers`` processes run the 最强 bots'
-    searches (``paiju.server.bot_pool``); ``analysis`` sets the 复盘 analyses'
-    budget and limits (``paiju.server.analysis_jobs``); ``cluster`` makes this process one
-    worker of several sharing the database and Redis (``paiju.server.cluster``)."""
+    Shengji deal (``paiju.server.tables.deal``); ``bot_workers`` processes run the 最强 bots'
+    searches (``paiju.server.tables.bot_pool``); ``analysis`` sets the 复盘 analyses'
+    budget and limits (``paiju.server.tables.analysis_jobs``); ``cluster`` makes this process one
+    worker of several sharing the database and Redis (``paiju.server.tables.cluster_rooms``)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
@@ -782,7 +785,7 @@ def serve(
     """Run the hall with uvicorn (blocking)."""
     import uvicorn
 
-    from paiju.server.slow_clients import HeaderTimeoutProtocol, QuickCloseWebSocketProtocol
+    from paiju.server.web.slow_clients import HeaderTimeoutProtocol, QuickCloseWebSocketProtocol
 
     HeaderTimeoutProtocol.header_timeout = header_timeout
     collector.tune()

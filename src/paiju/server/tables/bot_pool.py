@@ -5,7 +5,7 @@ wait for: at most :data:`SECONDS` per searched decision. A search is CPU work of
 hundred milliseconds; on the event loop it would stall every table of the hall, so the
 table sends the seat's view and the legal actions — what the bot may know, never the
 game — to a :class:`concurrent.futures.ProcessPoolExecutor` and applies the answer when
-it comes back (``paiju.server.table``). The decisions the search bot does not search
+it comes back (``paiju.server.tables.table``). The decisions the search bot does not search
 (before the play, a forced move, a hand of more than ``cards`` cards) are the heuristic's
 choice: the table makes them in-process, as for the ``strong`` level, and asks the pool
 only when :func:`searches` says the search bot would search.
@@ -15,7 +15,7 @@ writer, the executor's own) on first use, so a hall without strongest bots start
 process; starting one costs the loop about 13 ms once (the worker then imports paiju by
 itself, under a second). As always with ``spawn``, a script that runs the hall must guard
 its start with ``if __name__ == "__main__":`` (``paiju serve`` and ``python -m
-paiju.server.app`` do): a worker imports the main module again.
+paiju.server.web.app`` do): a worker imports the main module again.
 
 A worker that dies (killed, out of memory) breaks the executor: the pool makes a new one
 for the next question. A question not answered within :data:`TIMEOUT` (or

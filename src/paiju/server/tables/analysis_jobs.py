@@ -6,7 +6,7 @@ each, which on the event loop would stall every table — counting them off as t
 back, so the page can show how far it is. The finished analysis is kept in the store
 (``analyses``) and served to everyone who asks after; it is made once.
 
-Workers are started like the 最强 bots' (``paiju.server.bot_pool``): ``spawn``ed on first
+Workers are started like the 最强 bots' (``paiju.server.tables.bot_pool``): ``spawn``ed on first
 use, under Linux's idle scheduling policy and off the CPUs a pinned hall uses, so an
 analysis takes only CPU the tables leave. At most :attr:`AnalysisSettings.jobs` analyses
 wait or run at once in the hall, and one per player: an analysis is minutes of CPU, and
@@ -25,9 +25,9 @@ from typing import Any
 
 from paiju import analysis
 from paiju.errors import IllegalAction
-from paiju.server import store as db
-from paiju.server.bot_pool import spawn_workers
-from paiju.server.writer import Write
+from paiju.server.store import db
+from paiju.server.store.writer import Write
+from paiju.server.tables.bot_pool import spawn_workers
 
 log = logging.getLogger("paiju.analysis")
 
