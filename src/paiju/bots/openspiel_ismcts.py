@@ -1,9 +1,14 @@
 """The ``openspiel-ismcts`` bot's place in the registry: OpenSpiel's ISMCTS
 (:mod:`paiju.openspiel.ismcts`), imported only when the bot is made, since OpenSpiel is an
-optional extra (``pip install 'paiju[openspiel]'``)."""
+optional extra (``pip install 'paiju[openspiel]'``).
+
+``paiju.openspiel`` sits above the bots (it uses their world samplers), so the registry names
+the bot's module instead of importing it: the one import of paiju made by name, like a
+plugin's entry point."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from paiju.bots.base import register
@@ -17,7 +22,7 @@ from paiju.errors import IllegalAction
 )
 def openspiel_ismcts(game: str = "baohuang", seed: int | None = None, **params: Any) -> Any:
     try:
-        from paiju.openspiel.ismcts import OpenSpielISMCTS
+        ismcts = importlib.import_module("paiju.openspiel.ismcts")
     except ImportError as e:
         raise IllegalAction(f"the openspiel-ismcts bot needs OpenSpiel: pip install 'paiju[openspiel]' ({e})") from None
-    return OpenSpielISMCTS(game=game, seed=seed, **params)
+    return ismcts.OpenSpielISMCTS(game=game, seed=seed, **params)

@@ -115,6 +115,13 @@ def relief_claimed_today(c: Connection, pid: int) -> bool:
     return bool(c.execute(q).scalar_one())
 
 
+def purse_tx(c: Connection, pid: int, settings: BeanSettings) -> dict[str, Any]:
+    """An account's beans and whether relief 救济 is due."""
+    beans = balance_tx(c, pid)
+    due = beans < settings.relief_below and not relief_claimed_today(c, pid)
+    return {"beans": beans, "relief_due": due}
+
+
 # ---------------------------------------------------------------------- the hand's end
 def hand_beans(
     scores: list[int],

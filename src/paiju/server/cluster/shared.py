@@ -35,13 +35,11 @@ import math
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
-
-from paiju.server.tables.throttle import Limits
 
 log = logging.getLogger("paiju.shared")
 
@@ -52,6 +50,22 @@ SYNC_EVERY = 0.2  # seconds between two syncs of the message counts
 REDIS_CONNECTIONS = 32  # per worker
 
 
+
+class FairShares(Protocol):
+    """The figures of the hall's limits (``tables/throttle.py``'s ``Limits``) summed over workers."""
+
+    @property
+    def rate(self) -> float: ...  # table messages per second per player
+
+    @property
+    def address_rate(self) -> float: ...  # and per address
+
+    @property
+    def conns_per_player(self) -> int: ...  # simultaneous table connections
+
+    @property
+    def conns_per_address(self) -> int: ...
+
 def _key(*parts: Any) -> str:
     return PREFIX + ":".join(str(p) for p in parts)
 
@@ -59,7 +73,7 @@ def _key(*parts: Any) -> str:
 class Shared:
     """One worker's side of the cluster's Redis."""
 
-    def __init__(self, url: str, worker: str, limits: Limits) -> None:
+    def __init__(self, url: str, worker: str, limits: FairShares) -> None:
         self.url, self.worker, self.limits = url, worker, limits
         # a bounded pool that makes a request wait for a connection (a thousand players
         # connecting at once must not open a thousand connections, nor fail)

@@ -477,15 +477,6 @@ class Store:
         with self.engine.connect() as c:
             return fn(c, *args)
 
-    def purse(self, pid: int, settings: Any) -> dict[str, Any]:
-        """An account's beans and whether relief 救济 is due (paiju.server.accounts.settlement)."""
-        from paiju.server.accounts import settlement
-
-        with self.engine.connect() as c:
-            beans = balance_tx(c, pid)
-            due = beans < settings.relief_below and not settlement.relief_claimed_today(c, pid)
-        return {"beans": beans, "relief_due": due}
-
     def players_by_id(self, ids: list[int]) -> dict[int, str]:
         if not ids:
             return {}

@@ -28,15 +28,13 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from paiju.server.cluster import lease as leases
 from paiju.server.cluster.lease import Lease
 from paiju.server.cluster.shared import Shared
-from paiju.server.tables.table import Table
-
-if TYPE_CHECKING:
-    from paiju.server.tables.hall import Hall
+from paiju.server.tables.table import Table, TableHost
+from paiju.server.tables.throttle import Throttle
 
 log = logging.getLogger("paiju.cluster")
 PUBLISH_EVERY = 1.0  # seconds between two sendings of the changed lobby entries
@@ -60,10 +58,18 @@ class ClusterSettings:
     claims_per_sweep: int = 64  # rooms one sweep claims (the others' sweeps share the rest)
 
 
+class RoomsHost(TableHost, Protocol):
+    """What a worker's rooms need of the hall (hall.py's ``Hall``): its tables by room, and
+    what a table needs, since the worker opens the tables it claims."""
+
+    tables: dict[str, Table]
+    throttle: Throttle
+
+
 class Cluster:
     """The leases this worker holds and its link to the others (Redis)."""
 
-    def __init__(self, hall: Hall, settings: ClusterSettings) -> None:
+    def __init__(self, hall: RoomsHost, settings: ClusterSettings) -> None:
         self.hall = hall
         self.settings = settings
         self.worker = settings.worker

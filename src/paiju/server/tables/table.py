@@ -23,7 +23,7 @@ import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -34,22 +34,21 @@ from paiju.registry import new_game, replay
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import profile, settlement
 from paiju.server.store import db
+from paiju.server.store.db import Store
 from paiju.server.store.records import DamagedHand, replay_stored
 from paiju.server.store.writer import Fenced, StoreError, StoreUnavailable, Write
-from paiju.server.tables.bot_pool import POOLED, PoolFailed, Question, searches
+from paiju.server.tables.bot_pool import POOLED, BotPool, PoolFailed, Question, searches
 from paiju.server.tables.deal import deal_stage, is_declaration
 from paiju.server.tables.games_info import split_options
 from paiju.server.tables.hints import Hints
 from paiju.server.tables.phrases import MAX_SAY
-from paiju.server.web.protocol import BOT_LEVELS
-
-if TYPE_CHECKING:
-    from paiju.server.tables.hall import Hall
+from paiju.server.tables.throttle import Limits
 
 log = logging.getLogger("paiju.table")
 
 # computer players behind the levels a room offers
 # (最强 "strongest": the heuristic in-process, its searched decisions in the bot pool — POOLED, bot_pool.py)
+BOT_LEVELS = ("hosted", "normal", "strong", "strongest")  # what a seat's computer player may be
 BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "heuristic", "strongest": "heuristic"}
 THINKING = object()  # _auto_action's answer while the bot pool thinks: the pool's answer posts the move
 HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot be cancelled
@@ -171,10 +170,39 @@ unexpected = RateLimitedLog(log)
 UNEXPECTED = "the hall could not handle this message; nothing was changed"
 
 
+class TableHost(Protocol):
+    """What a table needs of the hall that holds it (hall.py's ``Hall``): the hall is above
+    its tables, so a table reaches it only through these members."""
+
+    store: Store
+    limits: Limits
+    bot_pool: BotPool
+    bot_delay: float
+    deal_step: float
+    deal_final_window: float
+
+    @property
+    def leave_grace(self) -> float: ...
+
+    async def write(self, write: Write) -> Any: ...
+
+    def store_unavailable(self) -> None: ...
+
+    def fence(self, room: str) -> tuple[str, int] | None: ...
+
+    def lost(self, table: Table) -> None: ...
+
+    def touched(self, table: Table) -> None: ...
+
+    def player_names(self, ids: list[int]) -> dict[int, str]: ...
+
+    def remember(self, pid: int, name: str) -> None: ...
+
+
 class Table:
     """A room: its seats, its match so far and the hand being played."""
 
-    def __init__(self, hall: Hall, row: dict[str, Any]) -> None:
+    def __init__(self, hall: TableHost, row: dict[str, Any]) -> None:
         self.hall = hall
         self.store = hall.store
         self.id: str = row["id"]

@@ -194,7 +194,7 @@ def create_app(
         """A player as ``/api/me`` tells it: an account's beans and whether relief is due."""
         out = {"id": p["id"], "name": p["name"], "username": p["username"], "guest": p["username"] is None}
         if p["username"] is not None:
-            out.update(await asyncio.to_thread(hall().store.purse, p["id"], hall().beans))
+            out.update(await asyncio.to_thread(hall().store.read, settlement.purse_tx, p["id"], hall().beans))
         return out
 
     def session_cookie(resp: Response, req: Request, token: str) -> None:

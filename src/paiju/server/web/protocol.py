@@ -13,10 +13,10 @@ from typing import Any
 import jsonschema
 
 from paiju.server.tables.phrases import PHRASES
+from paiju.server.tables.table import BOT_LEVELS
 
 MAX_MESSAGE_BYTES = 64 * 1024
 
-BOT_LEVELS = ("hosted", "normal", "strong", "strongest")
 
 _seat = {"type": "integer", "minimum": 0, "maximum": 7}
 MAX_INT = 2**53  # integers a browser's JavaScript number holds exactly
