@@ -73,6 +73,14 @@ class Pass(Action):
 PASS = Pass()
 
 
+def action_text(text: Any) -> str:
+    """The text of an action typed by a player, stripped (raises IllegalAction if it is
+    not text): where every game's ``parse_action`` starts."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"an action is text, not {type(text).__name__}", code="not_text", type=type(text).__name__)
+    return text.strip()
+
+
 def new_seed() -> int:
     """A fresh seed for a game whose caller gave none (it is kept in the record)."""
     return random.SystemRandom().randrange(2**62)

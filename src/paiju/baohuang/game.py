@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -41,15 +41,17 @@ from paiju.baohuang.plays import (
     Play,
     Yield,
     composition,
+    kao_fits,
     play_beats,
     strength,
     strength_of_text,
     why_not_beats,
 )
 from paiju.baohuang.scoring import hand_scores, tribute_count, tribute_plan
-from paiju.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, format_cards, packs, parse_cards
+from paiju.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, format_cards, packs, parse_cards, take_suited
 from paiju.errors import IllegalAction, reasons
-from paiju.game import PASS, Game, Pass, new_seed
+from paiju.game import PASS, Game, Pass, action_text, new_seed
+from paiju.lazy import LazySequence
 
 NUM_SEATS = 5
 
@@ -141,13 +143,10 @@ class Baohuang(Game):
                 pool[plain] -= 1
                 out[seat].append(c)
         for seat, c in bare:  # a bare rank takes any suit still in the deck
-            for suit in SUITS:
-                if pool[Card(c.rank, suit)] > 0:
-                    pool[Card(c.rank, suit)] -= 1
-                    out[seat].append(Card(c.rank, suit))
-                    break
-            else:
+            card = take_suited(pool, c.rank)
+            if card is None:
                 raise IllegalAction(f"the deal holds more {c.rank_text} than the deck has", code="bad_deal")
+            out[seat].append(card)
         if marks[BIG_JOKER] > 1 or marks[SMALL_JOKER] > 1:
             raise IllegalAction("a deal may mark only one BJ* (emperor card) and one SJ* (guard card)", code="bad_deal")
         if marks[SMALL_JOKER] and self._call:
@@ -394,11 +393,7 @@ class Baohuang(Game):
 
     # ------------------------------------------------------------------ parsing
     def parse_action(self, text: str) -> Any:
-        if not isinstance(text, str):
-            raise IllegalAction(
-                f"an action is text, not {type(text).__name__}", code="not_text", type=type(text).__name__
-            )
-        t = " ".join(text.strip().split())
+        t = " ".join(action_text(text).split())
         low = t.lower()
         if low in ("pass", "p"):
             return PASS
@@ -579,10 +574,10 @@ class Baohuang(Game):
         if self._kao and (old.small or old.big):
             for b in range(B + 1):
                 for s in range(S + 1):
-                    if b + s and _kao_fits(b, s, 0, old):
+                    if b + s and kao_fits(b, s, 0, old):
                         self._variants(seat, Play(-1, 0, s, b), out)
                     for n in range(1, old.n + 1):
-                        if not _kao_fits(b, s, n, old):
+                        if not kao_fits(b, s, n, old):
                             continue
                         for r in range(lo, 13):
                             if c[r] >= n and (r != held or n + s + b == size):
@@ -1164,20 +1159,7 @@ class Baohuang(Game):
         return v
 
 
-def _kao_fits(b: int, s: int, n: int, old: Play) -> bool:
-    """Can ``b`` big jokers, ``s`` small jokers and ``n`` higher ordinary cards face
-    ``old`` under 烤牌? (The rank of the ordinary cards is checked by the caller.)"""
-    free = old.n - n
-    for a in range(old.big + 1):
-        for c in range(old.small + 1):
-            jb = b - 2 * a - c
-            js = s - 3 * (old.big - a) - 2 * (old.small - c)
-            if jb >= 0 and js >= 0 and jb + js == free:
-                return True
-    return False
-
-
-class LeadPlays(Sequence[Play]):
+class LeadPlays(LazySequence[Play]):
     """Every lead of a seat, as a lazy sequence: a rank part (``n`` cards of one rank)
     times a joker part, then the jokers alone, then the 憋6 finishing play. It knows its
     length and decodes an index on demand, so random play never builds the whole list."""
@@ -1221,14 +1203,7 @@ class LeadPlays(Sequence[Play]):
         self._nr = len(ranks) * len(jokers)
         self._len = self._nr + len(self._alone) + len(self._extra)
 
-    def __len__(self) -> int:
-        return self._len
-
-    def __getitem__(self, i: int) -> Play:  # type: ignore[override]
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError(i)
+    def _decode(self, i: int) -> Play:
         if i < self._nr:
             r, n, rv = self._ranks[i // len(self._jokers)]
             s, b, jv = self._jokers[i % len(self._jokers)]
@@ -1238,10 +1213,6 @@ class LeadPlays(Sequence[Play]):
             s, b, jv = self._alone[i]
             return Play(-1, 0, s, b, jv)
         return self._extra[i - len(self._alone)]
-
-    def __iter__(self) -> Iterator[Play]:
-        for i in range(self._len):
-            yield self[i]
 
     def __contains__(self, p: object) -> bool:
         if not isinstance(p, Play):
@@ -1257,6 +1228,3 @@ class LeadPlays(Sequence[Play]):
             p.big,
             jv,
         ) in self._jokers
-
-    def __repr__(self) -> str:
-        return f"<LeadPlays {self._len} plays>"
