@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from paiju.cards import Card
 from paiju.errors import IllegalAction, reasons
-from paiju.versions import RECORD_VERSION
+from paiju.versions import RECORD_VERSION as RECORD_VERSION  # (read from here too)
 
 # reason codes the three games share (each game registers its own beside them)
 reasons(

@@ -104,7 +104,7 @@ class HandEnd(HandState):
     def multiplier(self) -> int:
         """The public stake multiplier so far: 明保 ×2, standing rebellion ×2, each kick ×2;
         at the end also Qingdao's ×(2 × tribute cards). (明独's doubling is in its 24.)"""
-        m = (2 if self.open_guard else 1) * (2 if self.rebellion else 1) * 2**self.kicks
+        m = (2 if self.open_guard else 1) * (2 if self.rebellion else 1) * int(2**self.kicks)
         cards = tribute_count(self.next_tribute)
         return m * 2 * cards if cards else m
 
