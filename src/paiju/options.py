@@ -55,21 +55,23 @@ class Option:
     error: str = ""
     """The sentence when a value is refused, with ``{name}`` and ``{value!r}``; empty: the usual one."""
 
+    def accepts(self, value: Any) -> bool:
+        """Is ``value`` a value of this option (as far as the option alone says)?"""
+        if value is None and self.optional:
+            return True
+        if self.type == "bool":
+            return isinstance(value, bool)
+        if self.whole and (not isinstance(value, int) or (isinstance(value, bool) and not self.bool_is_number)):
+            return False
+        if self.minimum is not None and value < self.minimum:
+            return False
+        if self.maximum is not None and value > self.maximum:
+            return False
+        return self.choices is None or value in self.choices
+
     def problem(self, value: Any) -> str | None:
         """Why ``value`` is not a value of this option (the sentence); None when it is."""
-        if value is None and self.optional:
-            return None
-        if self.type == "bool":
-            ok = isinstance(value, bool)
-        else:
-            ok = not self.whole or (isinstance(value, int) and (self.bool_is_number or not isinstance(value, bool)))
-            if ok and self.minimum is not None:
-                ok = value >= self.minimum
-            if ok and self.maximum is not None:
-                ok = value <= self.maximum
-            if ok and self.choices is not None:
-                ok = value in self.choices
-        if ok:
+        if self.accepts(value):
             return None
         if self.error:
             return self.error.format(name=self.name, value=value)
@@ -86,23 +88,26 @@ class Option:
         return entry
 
 
-@dataclass(frozen=True)
 class OptionSchema:
     """Every option of one game, in the order the game lists them."""
 
-    game: str
-    """The game's name in the sentences of refusals ("unknown Baohuang option …")."""
-    options: tuple[Option, ...]
+    def __init__(self, game: str, options: tuple[Option, ...]) -> None:
+        self.game = game
+        """The game's name in the sentences of refusals ("unknown Baohuang option …")."""
+        self.options = options
+        self.names = tuple(o.name for o in options)
+        self._by_name = {o.name: o for o in options}
+        self.checked_first = tuple(o.name for o in options if o.choices is not None) + tuple(
+            o.name for o in options if o.type == "bool"
+        )
+        """The options a value is checked against first: those with choices, then the booleans."""
+        self._order = self.checked_first + tuple(n for n in self.names if n not in self.checked_first)
 
     def __iter__(self) -> Iterator[Option]:
         return iter(self.options)
 
     def __getitem__(self, name: str) -> Option:
-        return next(o for o in self.options if o.name == name)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(o.name for o in self.options)
+        return self._by_name[name]
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -115,7 +120,8 @@ class OptionSchema:
 
     def refuse_unknown(self, given: Iterable[str]) -> None:
         """Raise ``bad_option`` naming the options given that the game does not have."""
-        unknown = set(given) - set(self.names)
+        by_name = self._by_name
+        unknown = {name for name in given if name not in by_name}
         if unknown:
             raise IllegalAction(
                 f"unknown {self.game} option(s) {', '.join(sorted(unknown))}; options are {', '.join(self.names)}",
@@ -127,19 +133,11 @@ class OptionSchema:
         """Raise ``bad_option`` for the first option whose value is not allowed: the named
         options in that order, or else every option — those with choices first, then the
         booleans, then the others (the order the games have always checked them in)."""
-        if names is None:
-            names = self.checked_first + tuple(n for n in self.names if n not in self.checked_first)
-        for name in names:
-            problem = self[name].problem(values[name])
-            if problem is not None:
-                raise IllegalAction(problem, code="bad_option", option=name)
-
-    @property
-    def checked_first(self) -> tuple[str, ...]:
-        """The options a value is checked against first: those with choices, then the booleans."""
-        return tuple(o.name for o in self.options if o.choices is not None) + tuple(
-            o.name for o in self.options if o.type == "bool"
-        )
+        by_name = self._by_name
+        for name in self._order if names is None else names:
+            option = by_name[name]
+            if not option.accepts(values[name]):
+                raise IllegalAction(str(option.problem(values[name])), code="bad_option", option=name)
 
     def describe(self, defaults: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """The room form's entries of the options it offers (``defaults``: the values shown first)."""
