@@ -116,7 +116,7 @@ def test_every_key_the_page_looks_up_exists() -> None:
 
 
 # the packages and modules whose code may raise IllegalAction to a player (or a bot)
-RAISING = ("server", "baohuang", "shengji", "shuangkou", "registry", "match", "game", "cards")
+RAISING = ("server", "baohuang", "shengji", "shuangkou", "registry", "specs", "options", "match", "game", "cards")
 
 
 def all_reason_codes() -> dict[str, str]:

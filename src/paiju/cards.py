@@ -15,6 +15,7 @@ together (``7777``, ``34567``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -171,3 +172,38 @@ def packs(n: int, *, without_ranks: Iterable[int] = (), jokers: bool = True) -> 
     """
     drop = set(without_ranks)
     return [c for _ in range(n) for c in standard_pack(jokers) if c.rank not in drop]
+
+
+def take_suited(pool: Counter[Card], rank: int) -> Card | None:
+    """A bare rank of an explicit deal takes a suit still in ``pool`` (s, h, d, c order):
+    that card, taken out of the pool; None when no card of ``rank`` is left.
+
+    >>> pool = Counter([Card(7, "d"), Card(7, "d")])
+    >>> take_suited(pool, 7), pool[Card(7, "d")], take_suited(pool, 8)
+    (Card('7d'), 1, None)
+    """
+    for suit in SUITS:
+        card = Card(rank, suit)
+        if pool[card] > 0:
+            pool[card] -= 1
+            return card
+    return None
+
+
+def rank_text_of(text: str) -> str:
+    """The rank of a card written in canonical card text, as text, without parsing it:
+    ``'Th'`` → ``'T'``, ``'BJ*'`` → ``'BJ'`` (card trackers 记牌器 count by rank)."""
+    return text[:2] if text[:2] in ("SJ", "BJ") else text[0]
+
+
+def count_ranks(counts: dict[str, int], cards: str) -> None:
+    """Add the cards of canonical card text ``cards`` to ``counts``, per rank text.
+
+    >>> counts = {"T": 1}
+    >>> count_ranks(counts, "Th Ts BJ* 7c")
+    >>> counts
+    {'T': 3, 'BJ': 1, '7': 1}
+    """
+    for text in cards.split():
+        r = rank_text_of(text)
+        counts[r] = counts.get(r, 0) + 1

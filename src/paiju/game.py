@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from paiju.cards import Card
 from paiju.errors import IllegalAction, reasons
-from paiju.versions import RECORD_VERSION
+from paiju.versions import RECORD_VERSION as RECORD_VERSION  # (read from here too)
 
 # reason codes the three games share (each game registers its own beside them)
 reasons(
@@ -71,6 +71,14 @@ class Pass(Action):
 
 
 PASS = Pass()
+
+
+def action_text(text: Any) -> str:
+    """The text of an action typed by a player, stripped (raises IllegalAction if it is
+    not text): where every game's ``parse_action`` starts."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"an action is text, not {type(text).__name__}", code="not_text", type=type(text).__name__)
+    return text.strip()
 
 
 def new_seed() -> int:
@@ -151,18 +159,41 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self.to_act is None
 
+    def check(self, action: Any) -> IllegalAction | None:
+        """Why the seat to act may not take ``action`` (an action or its text) now: the
+        :class:`paiju.IllegalAction` that :meth:`apply` would raise, with its reason code
+        and params; ``None`` when the action is legal. The game is never changed, so a
+        caller may ask without cloning it.
+
+        >>> import paiju
+        >>> g = paiju.new_game("shuangkou", seed=1)
+        >>> g.check("pass").code, g.check(g.legal_actions()[0]) is None
+        ('must_lead', True)
+        """
+        try:
+            self._checked(action)
+        except IllegalAction as e:
+            return e
+        return None
+
     def apply(self, action: Any) -> None:
-        """Take ``action`` (an action or its text) for the seat to act.
+        """Take ``action`` (an action or its text) for the seat to act: the same
+        :meth:`check`, then the action is carried out.
 
         Raises :class:`paiju.IllegalAction` with the reason; the game is then unchanged.
         """
+        action = self._checked(action)
+        self._log.append(action)
+        self._do(action)
+
+    def _checked(self, action: Any) -> Any:
+        """``action`` as an action object once the rules allow it (raises IllegalAction)."""
         if self.to_act is None:
             raise IllegalAction("the hand is over: nobody is to act", code="hand_over")
         if isinstance(action, str):
             action = self.parse_action(action)
         self._check(action)
-        self._log.append(action)
-        self._do(action)
+        return action
 
     def record(self) -> dict[str, Any]:
         """JSON-serializable record; :func:`paiju.replay` rebuilds the same state."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from paiju.errors import IllegalAction
 from paiju.game import Game, new_seed
+from paiju.specs import spec
 
 
 class Match:
@@ -19,15 +20,13 @@ class Match:
     ends the match after that many hands; without it the match goes on."""
 
     def __init__(self, name: str, seed: int | None = None, hands: int | None = None, **options: Any) -> None:
-        from paiju.registry import new_game
-
         self.name = name
         self.seed = new_seed() if seed is None else int(seed)
         self.hands = hands
         self._rng = random.Random(self.seed)
         self.options = options
         self.games: list[Game] = []
-        self.game: Game = new_game(name, seed=self._rng.randrange(2**62), **options)
+        self.game: Game = spec(name).new(seed=self._rng.randrange(2**62), **options)
         self.games.append(self.game)
 
     @property
@@ -44,14 +43,12 @@ class Match:
 
     def next_hand(self) -> Game:
         """Score the finished hand into the standings and start the next one."""
-        from paiju.registry import new_game
-
         if not self.game.is_over:
             raise IllegalAction("the current hand is not over yet")
         if self.is_over:
             raise IllegalAction("the match is over")
         opts = self.game.next_hand_options()  # type: ignore[attr-defined]
-        self.game = new_game(self.name, seed=self._rng.randrange(2**62), **opts)
+        self.game = spec(self.name).new(seed=self._rng.randrange(2**62), **opts)
         self.games.append(self.game)
         return self.game
 

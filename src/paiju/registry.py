@@ -1,36 +1,22 @@
 """Games by name, and the three entry points every caller uses: ``new_game``,
-``replay`` and ``new_match``."""
+``replay`` and ``new_match`` (each game's parts are in :mod:`paiju.specs`)."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from paiju.errors import IllegalAction, reasons
+from paiju.errors import IllegalAction
 from paiju.game import Game
 from paiju.match import Match
+from paiju.specs import GAMES, spec
 from paiju.versions import RECORD_VERSION, upgrade_options
 
-GAMES: tuple[str, ...] = ("baohuang", "shengji", "shuangkou")
-
-
-reasons(unknown_game="there is no game {game} here")
-
-_CLASSES = {"baohuang": "Baohuang", "shengji": "Shengji", "shuangkou": "Shuangkou"}
+__all__ = ["GAMES", "game_class", "new_game", "new_match", "replay"]
 
 
 def game_class(name: str) -> type[Game]:
     """The class implementing game ``name`` (the package ``paiju.<name>``)."""
-    if name not in GAMES:
-        raise IllegalAction(f"unknown game {name!r}; games are {', '.join(GAMES)}", code="unknown_game", game=str(name))
-    try:
-        module = importlib.import_module(f"paiju.{name}")
-    except ModuleNotFoundError as e:
-        if e.name != f"paiju.{name}":
-            raise
-        raise IllegalAction(f"the {name} engine is not written yet", code="unknown_game", game=name) from None
-    cls: type[Game] = getattr(module, _CLASSES[name])
-    return cls
+    return spec(name).game_class
 
 
 def new_game(name: str, seed: int | None = None, deal: Any = None, **options: Any) -> Game:
@@ -41,9 +27,7 @@ def new_game(name: str, seed: int | None = None, deal: Any = None, **options: An
     >>> g.options["guard"]
     'call'
     """
-    cls: Any = game_class(name)
-    game: Game = cls(seed=seed, deal=deal, **options)
-    return game
+    return spec(name).new(seed=seed, deal=deal, **options)
 
 
 def replay(record: dict[str, Any]) -> Game:
@@ -70,5 +54,5 @@ def replay(record: dict[str, Any]) -> Game:
 def new_match(name: str, seed: int | None = None, **options: Any) -> Match:
     """A match: several hands of game ``name``, carrying what passes between hands
     (Baohuang: deal start and Qingdao tribute)."""
-    game_class(name)
+    spec(name)
     return Match(name, seed=seed, **options)

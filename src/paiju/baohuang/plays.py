@@ -198,12 +198,18 @@ def kao_beats(new: Play, old: Play) -> bool:
         return plain_beats(new, old)
     if new.n > old.n or (new.n and new.rank <= old.rank):
         return False
+    return kao_fits(new.big, new.small, new.n, old)
+
+
+def kao_fits(big: int, small: int, n: int, old: Play) -> bool:
+    """Can ``big`` big jokers, ``small`` small jokers and ``n`` higher ordinary cards face
+    the joker play ``old`` under 烤牌? (The caller checks the ordinary cards' rank.)"""
     # jokers that must face the old ordinary cards not faced by the new ordinary cards
-    free = old.n - new.n
+    free = old.n - n
     for a in range(old.big + 1):  # old BJs faced by BJ BJ; the others by SJ SJ SJ
         for c in range(old.small + 1):  # old SJs faced by one BJ; the others by SJ SJ
-            jb = new.big - 2 * a - c
-            js = new.small - 3 * (old.big - a) - 2 * (old.small - c)
+            jb = big - 2 * a - c
+            js = small - 3 * (old.big - a) - 2 * (old.small - c)
             if jb >= 0 and js >= 0 and jb + js == free:
                 return True
     return False

@@ -5,6 +5,7 @@ Both read only what the seat to act may know: its legal actions and its own card
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from paiju.baohuang.plays import Declare, Play
@@ -14,7 +15,7 @@ from paiju.game import PASS
 _DEFAULT_ANSWERS = ("accept", "no")
 
 
-def _lowest_single(legal: Any) -> Play:
+def _lowest_single(legal: Sequence[Play]) -> Play:
     """The leader's lowest single card; under 憋6 the finishing play when only the held
     rank is left. A play without the hidden role card is preferred to one with it."""
     singles = [a for a in legal if isinstance(a, Play) and a.size == 1]

@@ -30,13 +30,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from paiju.baohuang.game import deck_cards
+from paiju.cards import count_ranks, rank_text_of
 
 RANK_ORDER = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ")
 """Baohuang's rank order, low to high: the keys of a tracker, as card text ranks."""
-
-
-def _rank(text: str) -> str:
-    return text[:2] if text[:2] in ("SJ", "BJ") else text[0]
 
 
 def _deck_table(deck: str) -> dict[str, int]:
@@ -61,9 +58,7 @@ def count_played(
         if e.get("event") == "deal":
             counts = {}  # a redeal: the new deal starts the count again
         elif "event" not in e and "cards" in e:  # a play (the tribute event also has "cards")
-            for text in e["cards"].split():
-                r = _rank(text)
-                counts[r] = counts.get(r, 0) + 1
+            count_ranks(counts, e["cards"])
     return counts
 
 
@@ -86,5 +81,5 @@ def tracker(view: dict[str, Any], played: dict[str, int] | None = None) -> dict[
     if seat is not None and view["emperor"] is None and view["emperor_card_holder"] == seat and "BJ*" not in hand:
         seen.append("BJ")  # the emperor card travels with its holder, outside his hand
     for text in seen:
-        left[_rank(text)] -= 1
+        left[rank_text_of(text)] -= 1
     return left

@@ -36,7 +36,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections import Counter
@@ -48,6 +47,7 @@ from paiju.bots.heuristic_baohuang import HeuristicBot
 from paiju.bots.heuristic_shengji import ShengjiHeuristic
 from paiju.errors import IllegalAction
 from paiju.game import Game, Pass
+from paiju.specs import spec
 
 SECONDS = 1.0
 """Default time budget per searched decision."""
@@ -144,7 +144,7 @@ def sampled_worlds(game: str, view: Mapping[str, Any], rng: random.Random) -> It
     """Worlds without end, each dealt at random consistently with ``view`` (module doc, step 1):
     a hidden Baohuang guard card goes to a seat with the odds its public play gives it.
     Raises :class:`IllegalAction` at once, or when drawn, if no world can be built."""
-    sampler = importlib.import_module(f"paiju.{game}.worlds").WorldSampler(view)
+    sampler = spec(game).world_sampler(view)
     hidden_guard = game == "baohuang" and view.get("guard") is None and not view.get("solo")
     odds = _guard_odds(view) if hidden_guard else None
 
@@ -302,7 +302,7 @@ _SHENGJI_PLAYER = ShengjiHeuristic()
 
 
 def _hint_of(game: str) -> Policy:
-    return importlib.import_module(f"paiju.{game}").hint
+    return spec(game).hint
 
 
 def _heuristic_rollout(game: str) -> Policy:

@@ -1,14 +1,13 @@
 """Simple bots: ``random``, ``hosted`` (托管) and ``greedy``.
 
-``hosted`` and ``greedy`` reuse the game's own policy functions (``paiju.<game>``'s
-``hosted_action`` and ``hint``). Those are written against a game object, so they are
-handed :class:`SeatFromView`: a stand-in that answers the few questions they ask from the
-seat's view and legal actions only — never the real game.
+``hosted`` and ``greedy`` reuse the game's own policy functions (``hosted_action`` and
+``hint`` of its :class:`~paiju.specs.GameSpec`). Those are written against a game
+object, so they are handed :class:`SeatFromView`: a stand-in that answers the few
+questions they ask from the seat's view and legal actions only — never the real game.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -17,6 +16,7 @@ from paiju.baohuang.plays import Play
 from paiju.bots.base import register
 from paiju.cards import Card, parse_cards
 from paiju.errors import IllegalAction
+from paiju.specs import spec
 
 Policy = Callable[[Any], Any]
 
@@ -24,11 +24,10 @@ Policy = Callable[[Any], Any]
 def _policies(game: str) -> tuple[Policy, Policy] | None:
     """``(hosted_action, hint)`` of a game that has them, else None."""
     try:
-        module = importlib.import_module(f"paiju.{game}")
-    except ModuleNotFoundError:
+        s = spec(game)
+    except IllegalAction:  # not a game of paiju
         return None
-    hosted, hint = getattr(module, "hosted_action", None), getattr(module, "hint", None)
-    return (hosted, hint) if hosted is not None and hint is not None else None
+    return s.hosted_action, s.hint
 
 
 class SeatFromView:

@@ -44,7 +44,7 @@ from typing import Any
 
 from paiju.cards import SUITS, Card, packs, parse_cards
 from paiju.errors import IllegalAction, reasons
-from paiju.game import Game, new_seed
+from paiju.game import Game, action_text, new_seed
 from paiju.shengji.actions import NO, Declare, Play, make_play
 from paiju.shengji.declare import Bid, strength
 from paiju.shengji.follow import follow_problem, legal_follows, not_held, suit_counts
@@ -283,11 +283,7 @@ class Shengji(Game):
 
     # ------------------------------------------------------------------ parsing
     def parse_action(self, text: str) -> Any:
-        if not isinstance(text, str):
-            raise IllegalAction(
-                f"an action is text, not {type(text).__name__}", code="not_text", type=type(text).__name__
-            )
-        t = " ".join(text.strip().split())
+        t = " ".join(action_text(text).split())
         word, _, arg = t.partition(" ")
         low = word.lower()
         if low == "no":

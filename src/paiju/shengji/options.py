@@ -14,49 +14,122 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.errors import IllegalAction
+from paiju.options import Option, OptionSchema
 from paiju.shengji.trump import rank_of_text, rank_text
 
-DEFAULTS: dict[str, Any] = dict(
-    decks=2,
-    start_level="2",
-    twos_trump=False,
-    no_bid="kitty_card:3",
-    self_overturn=True,  # 自反 (revised: the QQ pages allow it; competition play does not)
-    overturn_changes_declarer=True,
-    throw_penalty=0,
-    throw_evaluation="largest_unit",
-    kitty_multiplier="pairs_power",
-    level_table="default",
-    levels="all",
-    win_at="A",
-    jack_reset=False,
-    declare_with_joker=False,
-    two_colours=False,
-    kitty_steal=False,
-    triples=False,
-    # carried by a match
-    team_levels=None,
-    declarer=None,
+_RANKS = tuple(rank_text(r) for r in range(2, 15))
+
+
+def _toggle(name: str, help: str, term: str = "", default: bool = False) -> Option:
+    return Option(name, "bool", default, help, term)
+
+
+SCHEMA = OptionSchema(
+    "Shengji",
+    (
+        Option(
+            "decks",
+            "choice",
+            2,
+            "packs of 54: 1 (12 each, kitty 6), 2 (25 each, kitty 8) or 3 (39 each, kitty 6)",
+            choices=(1, 2, 3),
+        ),
+        Option("start_level", "rank", "2", "the level both teams start at", offered=_RANKS),
+        _toggle("twos_trump", "2 常主: the 2s are permanent trumps just below the level cards", "常主"),
+        Option(
+            "no_bid",
+            "choice",
+            "kitty_card:3",
+            "trump when nobody declares: suit of the 3rd, 1st or 4th kitty card, or no-trump",
+            choices=("kitty_card:3", "kitty_card:1", "kitty_card:4", "no_trump"),
+        ),
+        # on by default (revised: the QQ pages allow it; competition play does not)
+        _toggle(
+            "self_overturn",
+            "自反: the standing declarer may overturn his own declaration with another suit",
+            "自反",
+            True,
+        ),
+        _toggle(
+            "overturn_changes_declarer",
+            "first hand: an overturn makes the overturner declarer (else the first to declare stays)",
+            default=True,
+        ),
+        Option(
+            "throw_penalty",
+            "int",
+            0,
+            "points per failed throw, to the other team",
+            whole=True,
+            minimum=0,
+            error="throw_penalty must be a non-negative number of points",
+        ),
+        Option(
+            "throw_evaluation",
+            "choice",
+            "largest_unit",
+            "how two trump plays over a throw compare",
+            choices=("largest_unit", "all", "highest"),
+        ),
+        Option(
+            "kitty_multiplier",
+            "choice",
+            "pairs_power",
+            "kitty bonus 抠底: pairs_power, unit_size or competition (pairs_power_lead: old records)",
+            "抠底",
+            # pairs_power_lead: what pairs_power meant in records of version 1 (see paiju.versions),
+            # accepted but not offered to new rooms
+            choices=("pairs_power", "unit_size", "competition", "pairs_power_lead"),
+            offered=("pairs_power", "unit_size", "competition"),
+        ),
+        Option(
+            "level_table",
+            "choice",
+            "default",
+            "level changes by the defenders' points: default or competition (max 3 levels)",
+            choices=("default", "competition"),
+        ),
+        # any list of rising ranks is accepted (ladder); the form offers the two named ones
+        Option(
+            "levels",
+            "choice",
+            "all",
+            "the levels climbed: all, or a list such as 2,5,T,J,Q,K,A",
+            offered=("all", "competition"),
+        ),
+        Option("win_at", "rank", "A", "the level at which a winning declarer team wins the match", offered=_RANKS),
+        _toggle("jack_reset", "declarers at J fall back to 2 when the defenders win the last trick with a J"),
+        _toggle(
+            "declare_with_joker",
+            "a declaration shows a joker plus level cards (overturn: a joker plus two of one suit)",
+        ),
+        _toggle("two_colours", "one pack: black suits count as one suit, red as another (♥K♦K is a pair)"),
+        _toggle(
+            "kitty_steal", "抢底: after the burial a stronger declaration takes the kitty and buries in turn", "抢底"
+        ),
+        _toggle("triples", "three packs: triples and 泰坦尼克 (two adjacent triples) are units of play", "三同张"),
+        # carried by a match
+        Option("team_levels", "text", None, "the level of team 0+2 and of team 1+3", in_form=False),
+        Option(
+            "declarer",
+            "seat",
+            None,
+            "the declarer 庄家 of the hand (None: the declarations decide it)",
+            "庄家",
+            whole=True,
+            minimum=0,
+            maximum=3,
+            optional=True,
+            in_form=False,
+            error="declarer must be a seat 0-3 (or None: decided by the declarations)",
+        ),
+    ),
 )
 
-CHOICES: dict[str, tuple[Any, ...]] = {
-    "decks": (1, 2, 3),
-    "no_bid": ("kitty_card:3", "kitty_card:1", "kitty_card:4", "no_trump"),
-    "throw_evaluation": ("largest_unit", "all", "highest"),
-    # pairs_power_lead: what pairs_power meant in records of version 1 (see paiju.versions)
-    "kitty_multiplier": ("pairs_power", "unit_size", "competition", "pairs_power_lead"),
-    "level_table": ("default", "competition"),
-}
-BOOLEANS = (
-    "twos_trump",
-    "self_overturn",
-    "overturn_changes_declarer",
-    "jack_reset",
-    "declare_with_joker",
-    "two_colours",
-    "kitty_steal",
-    "triples",
-)
+DEFAULTS: dict[str, Any] = SCHEMA.defaults
+CHOICES: dict[str, tuple[Any, ...]] = {o.name: o.choices for o in SCHEMA if o.choices is not None}
+BOOLEANS = tuple(o.name for o in SCHEMA if o.type == "bool")
+
 NOT_YET: tuple[str, ...] = ()
 """Options of the spec not implemented yet: only their default is accepted."""
 
@@ -87,26 +160,11 @@ def ladder(levels: Any) -> list[int]:
 
 def resolve_options(**overrides: Any) -> dict[str, Any]:
     """All options of a room: defaults, then the overrides, validated (JSON-friendly)."""
-    unknown = set(overrides) - set(DEFAULTS)
-    if unknown:
-        raise IllegalAction(
-            f"unknown Shengji option(s) {', '.join(sorted(unknown))}; options are {', '.join(DEFAULTS)}",
-            code="bad_option",
-            option=", ".join(sorted(unknown)),
-        )
+    SCHEMA.refuse_unknown(overrides)
     o: dict[str, Any] = {**DEFAULTS, **overrides}
     if isinstance(o["decks"], str) and o["decks"].isdigit():
         o["decks"] = int(o["decks"])
-    for name, allowed in CHOICES.items():
-        if o[name] not in allowed:
-            raise IllegalAction(
-                f"option {name}={o[name]!r} is not one of {', '.join(map(str, allowed))}",
-                code="bad_option",
-                option=name,
-            )
-    for name in BOOLEANS:
-        if not isinstance(o[name], bool):
-            raise IllegalAction(f"option {name} must be true or false, not {o[name]!r}", code="bad_option", option=name)
+    SCHEMA.check(o, SCHEMA.checked_first)
     for name in NOT_YET:
         if o[name] is not False:
             raise IllegalAction(f"option {name} is not supported by this engine yet", code="bad_option", option=name)
@@ -122,10 +180,7 @@ def resolve_options(**overrides: Any) -> dict[str, Any]:
             code="bad_option",
             option="triples",
         )
-    if not isinstance(o["throw_penalty"], int) or isinstance(o["throw_penalty"], bool) or o["throw_penalty"] < 0:
-        raise IllegalAction(
-            "throw_penalty must be a non-negative number of points", code="bad_option", option="throw_penalty"
-        )
+    SCHEMA.check(o, ("throw_penalty",))
     rungs = ladder(o["levels"])
     if not isinstance(o["levels"], str):
         o["levels"] = ",".join(rank_text(r) for r in rungs)
@@ -144,12 +199,8 @@ def resolve_options(**overrides: Any) -> dict[str, Any]:
                 "team_levels gives two levels: team 0+2, team 1+3", code="bad_option", option="team_levels"
             )
         o["team_levels"] = [rank_text(rank_of_text(x)) for x in tl]
-    d = o["declarer"]
-    if d is not None and (not isinstance(d, int) or isinstance(d, bool) or not 0 <= d < 4):
-        raise IllegalAction(
-            "declarer must be a seat 0-3 (or None: decided by the declarations)", code="bad_option", option="declarer"
-        )
-    if d is None and o["team_levels"][0] != o["team_levels"][1]:
+    SCHEMA.check(o, ("declarer",))
+    if o["declarer"] is None and o["team_levels"][0] != o["team_levels"][1]:
         raise IllegalAction(
             "without a declarer the teams must be at one level (the hand's level is not known)",
             code="bad_option",
@@ -158,30 +209,9 @@ def resolve_options(**overrides: Any) -> dict[str, Any]:
     return o
 
 
-OPTION_HELP: dict[str, str] = {
-    "decks": "packs of 54: 1 (12 each, kitty 6), 2 (25 each, kitty 8) or 3 (39 each, kitty 6)",
-    "start_level": "the level both teams start at",
-    "twos_trump": "2 常主: the 2s are permanent trumps just below the level cards",
-    "no_bid": "trump when nobody declares: suit of the 3rd, 1st or 4th kitty card, or no-trump",
-    "self_overturn": "自反: the standing declarer may overturn his own declaration with another suit",
-    "overturn_changes_declarer": (
-        "first hand: an overturn makes the overturner declarer (else the first to declare stays)"
-    ),
-    "throw_penalty": "points per failed throw, to the other team",
-    "throw_evaluation": "how two trump plays over a throw compare",
-    "kitty_multiplier": "kitty bonus 抠底: pairs_power, unit_size or competition (pairs_power_lead: old records)",
-    "level_table": "level changes by the defenders' points: default or competition (max 3 levels)",
-    "levels": "the levels climbed: all, or a list such as 2,5,T,J,Q,K,A",
-    "win_at": "the level at which a winning declarer team wins the match",
-    "jack_reset": "declarers at J fall back to 2 when the defenders win the last trick with a J",
-    "declare_with_joker": "a declaration shows a joker plus level cards (overturn: a joker plus two of one suit)",
-    "two_colours": "one pack: black suits count as one suit, red as another (♥K♦K is a pair)",
-    "kitty_steal": "抢底: after the burial a stronger declaration takes the kitty and buries in turn",
-    "triples": "three packs: triples and 泰坦尼克 (two adjacent triples) are units of play",
-}
-
+OPTION_HELP: dict[str, str] = {o.name: o.help for o in SCHEMA.form}
 MATCH_CARRIED = ("team_levels", "declarer")
-ROOM_OPTIONS = tuple(name for name in DEFAULTS if name not in NOT_YET and name not in MATCH_CARRIED)
+ROOM_OPTIONS = tuple(o.name for o in SCHEMA.form if o.name not in NOT_YET)
 """The options a room form offers: every option of the spec the engine supports, without
 the ones not implemented yet (only their default is accepted) and without the ones a
 match carries (``team_levels``, ``declarer``)."""
@@ -190,18 +220,5 @@ match carries (``team_levels``, ``declarer``)."""
 def describe_options() -> dict[str, Any]:
     """Every room option with its type, choices and default (for the hall's room form).
     Shengji has no presets."""
-    kinds = {"start_level": "rank", "win_at": "rank", "throw_penalty": "int", "levels": "choice"}
-    out: list[dict[str, Any]] = []
-    for name in ROOM_OPTIONS:
-        fallback = "int" if isinstance(DEFAULTS[name], int) else "text"
-        kind = "bool" if name in BOOLEANS else "choice" if name in CHOICES else kinds.get(name, fallback)
-        entry: dict[str, Any] = {"name": name, "type": kind, "default": DEFAULTS[name]}
-        entry["help"] = OPTION_HELP.get(name, "")
-        if name in CHOICES:  # pairs_power_lead is for old records: not offered to new rooms
-            entry["choices"] = [c for c in CHOICES[name] if c != "pairs_power_lead"]
-        elif name == "levels":
-            entry["choices"] = ["all", "competition"]
-        elif kind == "rank":
-            entry["choices"] = [rank_text(r) for r in range(2, 15)]
-        out.append(entry)
-    return {"presets": {}, "preset_option": None, "default_preset": None, "options": out, "seats": 4}
+    options = [o.describe(o.default) for o in SCHEMA.form if o.name not in NOT_YET]
+    return {"presets": {}, "preset_option": None, "default_preset": None, "options": options, "seats": 4}

@@ -10,6 +10,7 @@ Both read only what the seat to act may know: its legal actions and its own card
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from paiju.cards import Card
@@ -29,7 +30,7 @@ def _lowest_single(game: Any, t: TrumpOrder) -> Play:
     return Play((min(ids, key=lambda c: _cost(c, t)),))
 
 
-def _lowest_follow(legal: Any, t: TrumpOrder) -> Play:
+def _lowest_follow(legal: Sequence[Play], t: TrumpOrder) -> Play:
     if isinstance(legal, Combos):
         pool = sorted((c for c, k in legal.pool for _ in range(k)), key=lambda c: _cost(c, t))
         return Play(tuple(sorted(legal.fixed + tuple(pool[: legal.k]))))

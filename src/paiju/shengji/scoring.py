@@ -68,9 +68,9 @@ def kitty_multiplier(
     2
     """
     if how == "pairs_power":
-        return 2 ** (pairs + 1) if trump else 1
+        return int(2 ** (pairs + 1)) if trump else 1
     if how == "pairs_power_lead":
-        return 2 ** (pairs + 1)
+        return int(2 ** (pairs + 1))
     if how == "unit_size":
         return 2 * (cards or max(1, 2 * pairs))
     if how == "competition":

@@ -8,12 +8,11 @@ count without listing (``len``, ``[i]``, ``in``, iteration), like python-chess's
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-
+from paiju.lazy import LazySequence
 from paiju.shengji.actions import Play
 
 
-class LeadPlays(Sequence[Play]):
+class LeadPlays(LazySequence[Play]):
     """Every lead of a hand: per play-suit, every non-empty multiset of the cards held in
     it. Index order: play-suits in the order given; inside a suit, mixed radix over the
     card kinds (lowest kind least significant), so index 0 is the lowest single."""
@@ -29,14 +28,7 @@ class LeadPlays(Sequence[Play]):
             self._sizes.append(n - 1)
         self._len = sum(self._sizes)
 
-    def __len__(self) -> int:
-        return self._len
-
-    def __getitem__(self, i: int) -> Play:  # type: ignore[override]
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError(i)
+    def _decode(self, i: int) -> Play:
         for g, n in zip(self._groups, self._sizes):
             if i < n:
                 i += 1
@@ -48,10 +40,6 @@ class LeadPlays(Sequence[Play]):
                 return Play(tuple(out))
             i -= n
         raise IndexError(i)
-
-    def __iter__(self) -> Iterator[Play]:
-        for i in range(self._len):
-            yield self[i]
 
     def __contains__(self, p: object) -> bool:
         if not isinstance(p, Play) or not p.cards:
@@ -65,11 +53,8 @@ class LeadPlays(Sequence[Play]):
                 return all(held.get(c, 0) >= n for c, n in need.items())
         return False
 
-    def __repr__(self) -> str:
-        return f"<LeadPlays {self._len} plays>"
 
-
-class Combos(Sequence[Play]):
+class Combos(LazySequence[Play]):
     """Every play made of the ``fixed`` cards plus ``k`` more cards chosen from ``pool``
     (a multiset: ``(card id, count)``). Decoded with a table of multiset counts."""
 
@@ -105,14 +90,7 @@ class Combos(Sequence[Play]):
         """How many cards are chosen from the pool."""
         return self._k
 
-    def __len__(self) -> int:
-        return self._len
-
-    def __getitem__(self, i: int) -> Play:  # type: ignore[override]
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError(i)
+    def _decode(self, i: int) -> Play:
         out = list(self._fixed)
         j = self._k
         ways = self._ways
@@ -130,10 +108,6 @@ class Combos(Sequence[Play]):
         out.sort()
         return Play(tuple(out))
 
-    def __iter__(self) -> Iterator[Play]:
-        for i in range(self._len):
-            yield self[i]
-
     def __contains__(self, p: object) -> bool:
         if not isinstance(p, Play) or len(p.cards) != len(self._fixed) + self._k:
             return False
@@ -146,6 +120,3 @@ class Combos(Sequence[Play]):
             need[c] -= 1
         pool = dict(self._pool)
         return all(pool.get(c, 0) >= n for c, n in need.items() if n)
-
-    def __repr__(self) -> str:
-        return f"<Combos {self._len} plays>"

@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 from paiju.cards import BIG_JOKER, SMALL_JOKER, Card, parse_cards
 from paiju.errors import IllegalAction, reasons
 from paiju.game import PASS, Pass
+from paiju.lazy import LazySequence
 from paiju.shuangkou.options import resolve_options
 
 reasons(
@@ -378,7 +379,7 @@ def _runs(counts: Sequence[int], width: int, shortest: int) -> list[tuple[int, i
     return out
 
 
-class LeadPlays(Sequence[Play]):
+class LeadPlays(LazySequence[Play]):
     """Every play a hand can lead, as a lazy sequence: singles, pairs, triples and bombs
     (by size, then rank), then straights, pair runs and triple runs (by length, then top
     rank), then the four jokers. It knows its length and decodes an index on demand, so
@@ -416,14 +417,7 @@ class LeadPlays(Sequence[Play]):
         self._four = four_joker_bomb and c[SJ] >= 2 and c[BJ] >= 2
         self._len = total + self._four
 
-    def __len__(self) -> int:
-        return self._len
-
-    def __getitem__(self, i: int) -> Play:  # type: ignore[override]
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError(i)
+    def _decode(self, i: int) -> Play:
         for row, ranks in self._same:
             if i < len(ranks):
                 return row[ranks[i]]
@@ -454,9 +448,6 @@ class LeadPlays(Sequence[Play]):
 
     def __contains__(self, p: object) -> bool:
         return isinstance(p, Play) and p in self._valid and holds(self._counts, p)
-
-    def __repr__(self) -> str:
-        return f"<LeadPlays {self._len} plays>"
 
 
 def follow_plays(counts: Sequence[int], old: Play, four_joker_bomb: bool = False) -> list[Play]:

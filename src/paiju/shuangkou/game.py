@@ -37,9 +37,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from paiju.cards import SUITS, Card, format_cards, packs, parse_cards
+from paiju.cards import SUITS, Card, format_cards, packs, parse_cards, take_suited
 from paiju.errors import IllegalAction, reasons
-from paiju.game import Game, new_seed
+from paiju.game import Game, action_text, new_seed
 from paiju.shuangkou.combos import (
     NUM_STRENGTHS,
     PASS,
@@ -155,14 +155,10 @@ class Shuangkou(Game):
                 pool[c] -= 1
                 out[seat].append(c)
         for seat, c in bare:  # a bare rank takes a suit still in the deck
-            for suit in SUITS:
-                card = Card(c.rank, suit)
-                if pool[card] > 0:
-                    pool[card] -= 1
-                    out[seat].append(card)
-                    break
-            else:
+            card = take_suited(pool, c.rank)
+            if card is None:
                 raise IllegalAction(f"the deal holds more than 8 × {c.rank_text}: there are two packs", code="bad_deal")
+            out[seat].append(card)
         return out
 
     # ------------------------------------------------------------------ the interface
@@ -207,11 +203,7 @@ class Shuangkou(Game):
     def parse_action(self, text: str) -> Any:
         """``pass`` (or ``p``), or a play as card text: bare ranks (``34567``, ``BJ BJ``) or
         suited cards, which must be in the hand of the seat to act."""
-        if not isinstance(text, str):
-            raise IllegalAction(
-                f"an action is text, not {type(text).__name__}", code="not_text", type=type(text).__name__
-            )
-        t = text.strip()
+        t = action_text(text)
         if t.lower() in ("pass", "p"):
             return PASS
         if not t:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from paiju.cards import count_ranks, rank_text_of
 from paiju.shuangkou.game import deck_cards
 
 RANK_ORDER = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ")
@@ -35,10 +36,6 @@ DECK_TABLE = _deck_table()
 """Copies per rank in the two packs (a constant: built once at import)."""
 
 
-def _rank(text: str) -> str:
-    return text[:2] if text[:2] in ("SJ", "BJ") else text[0]
-
-
 def count_played(
     events: Sequence[dict[str, Any]], start: int = 0, counts: dict[str, int] | None = None
 ) -> dict[str, int]:
@@ -48,9 +45,7 @@ def count_played(
     counts = dict(counts or {})
     for e in events[start:]:
         if "cards" in e:
-            for text in e["cards"].split():
-                r = _rank(text)
-                counts[r] = counts.get(r, 0) + 1
+            count_ranks(counts, e["cards"])
     return counts
 
 
@@ -68,5 +63,5 @@ def tracker(view: dict[str, Any], played: dict[str, int] | None = None) -> dict[
     for r, n in (played_counts(view) if played is None else played).items():
         left[r] -= n
     for text in view["hand"] or []:
-        left[_rank(text)] -= 1
+        left[rank_text_of(text)] -= 1
     return left
