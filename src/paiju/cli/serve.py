@@ -88,9 +88,3 @@ def serve(
         analysis=AnalysisSettings(budget=analysis_budget, jobs=analysis_jobs, workers=analysis_workers),
         cluster=cluster,
     )
-
-
-def _limit_names() -> list[str]:
-    from paiju.server.throttle import Limits
-
-    return Limits.names()
