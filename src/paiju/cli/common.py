@@ -1,4 +1,4 @@
-"""What every command shares: its console, failing with a message, a plain table."""
+"""What every command shares: its console, failing with a message, a plain table, a progress bar."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 
@@ -27,3 +28,17 @@ def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], le
     for row in rows:
         t.add_row(*row)
     return t
+
+
+def _progress(console: Console, label: str) -> Progress:
+    """A bar of work done, shown only on a terminal and gone when the work is."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )

@@ -13,11 +13,10 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from paiju.bots import LazyView
-from paiju.cli.common import _console, _fail, _table
+from paiju.cli.common import _console, _fail, _progress, _table
 from paiju.cli.options import GameArg, OptionOpt, SeedOpt, VariantOpt, _make_bots, _new_game, parse_options
 from paiju.errors import IllegalAction
 from paiju.game import Game
@@ -117,16 +116,7 @@ def simulate(
     by_phase: dict[str, int] = defaultdict(int)
     legal_counts = _Counts()
     start = time.perf_counter()
-    progress = Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    )
+    progress = _progress(console, "simulating")
     with progress:
         task = progress.add_task("hands", total=n)
         for hand in range(n):

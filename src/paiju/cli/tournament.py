@@ -11,10 +11,9 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from paiju.bots import bot_descriptions
-from paiju.cli.common import _console, _fail, _table
+from paiju.cli.common import _console, _fail, _progress, _table
 from paiju.cli.options import GameArg, OptionOpt, SeedOpt, VariantOpt, parse_options
 from paiju.errors import IllegalAction
 from paiju.terminal import presenter
@@ -61,16 +60,7 @@ def tournament(
     opts = parse_options(option, variant)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    progress = Progress(
-        TextColumn("deals"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    )
+    progress = _progress(console, "deals")
     try:
         with progress:
             task = progress.add_task("deals", total=deals)
