@@ -11,7 +11,8 @@ that seat's ``view``.
 This module makes the ``paiju`` command (the console script ``paiju.cli:app``) of one
 module per command or group of subcommands: ``play``, ``simulate``, ``tournament``,
 ``replay``, ``analyze``, ``serve``, ``cluster`` and ``admin``; ``options`` reads the
-arguments that set a game up, ``common`` holds the console and the error exit.
+arguments that set a game up, ``common`` what every command shows with (console, error
+exit, table, progress bar).
 """
 
 from __future__ import annotations
