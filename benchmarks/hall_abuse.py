@@ -15,7 +15,7 @@ victims and flooders one "address"; the options used are printed). Every HTTP re
 WebSocket handshake carries ``Origin: http://127.0.0.1:<port>``, the hall's own origin.
 
 - **Victims**: ``--tables`` Baohuang ``standard`` tables (default 10) of five human
-  players, ``turn_timeout`` 600 — hall_load's clients (``hall_load.Client``): each thinks
+  players, ``turn_timeout`` 600 — hall_load's clients (``hall_common.Client``): each thinks
   0..2×``--think`` seconds (default 0.2) and acts with a random legal action, keeping to
   18 messages/s. Latency, as in hall_load: from sending ``act`` to the ``update`` whose turn
   passed it; p50/p90/p99/max and confirmed actions/s over the ``--duration`` window, after
@@ -67,16 +67,13 @@ import argparse
 import asyncio
 import base64
 import contextlib
-import http.cookiejar
 import json
 import math
 import multiprocessing
 import os
 import re
 import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -84,35 +81,37 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.frames import Frame, Opcode
 from websockets.typing import Origin
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # hall_load, also when this file is loaded by path
-from hall_load import (  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # hall_common, also when this file is loaded by path
+from hall_common import (  # noqa: E402
     GRACE_S,
-    ROOM_BODY,
-    ROOT,
     SEATS,
     Client,
     Config,
-    NoCookies,
     Server,
     Stats,
     Window,
-    _post,
-    _watch_loop,
+    busy_seconds,
+    close_clients,
     cpu_plan,
     cpu_seconds,
+    create_room,
     error_kind,
-    free_port,
+    http_client,
+    login,
     machine,
+    measure,
     percentile,
     raise_fd_limit,
-    server_python,
+    server_help,
     set_nice,
+    sit_down,
+    sleep_until,
+    write_json,
 )
 
 TARGET_P99_DELTA_MS = 50.0  # a flood moves the victims' p99 by less than this
@@ -133,21 +132,6 @@ ADDRESS_LIMIT_WORDS = ("max", "rate", "burst", "limit", "conn")
 
 
 # ---------------------------------------------------------------------------- the server
-def server_help() -> str:
-    """The ``--help`` text of ``python -m paiju.server.web.app`` (empty if it fails)."""
-    try:
-        done = subprocess.run(
-            [server_python(), "-m", "paiju.server.web.app", "--help"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            cwd=ROOT,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return done.stdout
-
-
 def address_limit_options(help_text: str) -> list[str]:
     """Options (with values) that raise the hall's per-address limits, as far as its help
     lists them: loopback clients must not all count as one abusive address."""
@@ -157,26 +141,6 @@ def address_limit_options(help_text: str) -> list[str]:
             continue
         args += [name, "10000" if "conn" in name else "1000000"]
     return args
-
-
-class AbuseServer(Server):
-    """hall_load's Server (same start, stop and log), started with extra options."""
-
-    def __init__(self, cpus: set[int] | None, extra: Sequence[str]) -> None:  # no super(): it starts its own server
-        self.dir = tempfile.TemporaryDirectory(prefix="paiju-hall-abuse-")
-        self.port = free_port()
-        self.db = Path(self.dir.name) / "hall.db"
-        self.log_path = Path(self.dir.name) / "server.log"
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.cmd = [server_python(), "-m", "paiju.server.web.app", "--host", "127.0.0.1", "--port", str(self.port)]
-        self.cmd += ["--db", f"sqlite:///{self.db}", "--bot-delay", "0", *extra]
-        self.log = open(self.log_path, "w+b")  # noqa: SIM115 (closed in stop)
-
-        def preexec() -> None:
-            if cpus:
-                os.sched_setaffinity(0, cpus)
-
-        self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, preexec_fn=preexec)
 
 
 def rss_mb(pid: int, key: str = "VmRSS") -> float:
@@ -200,24 +164,6 @@ class Plan:
     start: float  # the measured window starts; non-readers connect
     end: float  # the window ends: flooders and non-readers stop, victims stop acting
     close_at: float  # victims close their connections (after the RSS's "after" samples)
-
-
-def http_client(url: str) -> httpx.AsyncClient:
-    """An HTTP client whose every request carries the hall's own Origin; one client logs in many
-    players, so it keeps no cookie (the token goes in a header)."""
-    jar = http.cookiejar.CookieJar(policy=NoCookies())
-    limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
-    return httpx.AsyncClient(base_url=url, headers={"Origin": url}, cookies=jar, limits=limits, timeout=30)
-
-
-async def login(http_: httpx.AsyncClient, name: str, stats: Stats) -> str:
-    r = await _post(http_, "/api/login", {"name": name}, stats)  # json=: Content-Type application/json
-    return str(r.cookies["paiju_token"])
-
-
-async def create_room(http_: httpx.AsyncClient, token: str, stats: Stats) -> str:
-    r = await _post(http_, "/api/rooms", ROOM_BODY, stats, headers={"X-Paiju-Token": token})
-    return str(r.json()["id"])
 
 
 async def open_ws(url: str, room: str, token: str, timeout: float = 30) -> ClientConnection:
@@ -246,10 +192,6 @@ class Control:
         return plan
 
 
-async def sleep_until(t: float) -> None:
-    await asyncio.sleep(max(0.0, t - time.time()))
-
-
 # ---------------------------------------------------------------------------- victims
 async def play_victims(cfg: Config, control: Control) -> Stats:
     """hall_load's clients on ``cfg.clients // 5`` tables: set up, report the rooms, play the plan."""
@@ -272,34 +214,17 @@ async def play_victims(cfg: Config, control: Control) -> Stats:
         for c in clients:
             c.ws = await open_ws(cfg.url, c.room, c.token)
         readers = [asyncio.create_task(c.run()) for c in clients]
-        for c in clients:
-            await c.send({"type": "sit", "seat": c.seat})
-        await asyncio.wait_for(asyncio.gather(*(c.seated.wait() for c in clients)), 60)
-        await asyncio.wait_for(asyncio.gather(*(c.all_seated.wait() for c in clients if c.starter)), 60)
+        await sit_down(clients, 60)
         plan = await control.ready([c.room for c in clients if c.starter])
         window = Window(plan.start, plan.end)
         await sleep_until(plan.go)
         for c in clients:
             c.go(window)
         await sleep_until(plan.start)
-        cpu0 = time.process_time()
-        await _watch_loop(plan.end, stats)
-        stats.cpu_s = time.process_time() - cpu0
-        for c in clients:
-            c.playing = False
-        grace_end = time.monotonic() + GRACE_S
-        while any(c.pending for c in clients) and time.monotonic() < grace_end:
-            await asyncio.sleep(0.05)
-        stats.unconfirmed = sum(1 for c in clients if c.pending)
+        await measure(clients, stats, plan.end)
         await sleep_until(plan.close_at)  # stay connected while the RSS "after" is read
     finally:
-        for c in clients:
-            c.closing = True
-        await asyncio.gather(*(c.ws.close() for c in clients if c.ws is not None), return_exceptions=True)
-        tasks = readers + [t for c in clients for t in c.tasks]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await close_clients(clients, readers)
     return stats
 
 
@@ -632,22 +557,6 @@ def label_of(flooders: int, nonreaders: int) -> str:
     return f"{flooders} flooder{'s' * (flooders != 1)}"
 
 
-def busy_seconds(cpus: set[int] | None) -> float:
-    """CPU seconds the given CPUs (None: the whole machine) spent busy so far, from /proc/stat."""
-    names = {"cpu"} if cpus is None else {f"cpu{c}" for c in cpus}
-    total = 0.0
-    try:
-        with open("/proc/stat", encoding="ascii") as f:
-            for line in f:
-                name, *ticks = line.split()
-                if name in names:
-                    t = [int(x) for x in ticks[:8]]
-                    total += sum(t) - t[3] - t[4]  # less idle and iowait
-    except (OSError, ValueError):
-        return float("nan")
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 @dataclass
 class ServerWatch:
     """What was read of the server during one row."""
@@ -690,7 +599,7 @@ def watch_server(pid: int, cpus: set[int] | None, plan: Plan, flood_from: float)
 def run_row(opts: argparse.Namespace, flooders: int, nonreaders: int, server_args: list[str], log: Any) -> Result:
     """One row against a fresh hall: victims, plus ``flooders`` flooders or ``nonreaders`` non-readers."""
     server_cpus, client_cpus, _ = cpu_plan(2, not opts.no_pin)
-    server = AbuseServer(server_cpus, server_args)
+    server = Server(server_cpus, options=server_args, prefix="paiju-hall-abuse-")
     children: list[Child] = []
     try:
         server.wait_ready()
@@ -1034,9 +943,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
             },
             "results": [asdict(r) for r in results],
         }
-        with open(opts.json, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, ensure_ascii=False)
-            f.write("\n")
+        write_json(opts.json, data)
         log(f"wrote {opts.json}")
     return results
 
