@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.registry import GAMES
+from paiju.specs import spec as game_spec
 
 # options of every room the hall keeps itself (the engines never see them), as the lobby form shows them
 HALL_OPTIONS: list[dict[str, Any]] = [
@@ -64,14 +65,7 @@ def check_hall_option(name: str, value: Any) -> str | None:
 
 
 def games_info() -> dict[str, Any]:
-    import importlib
-
-    games = {}
-    for name in GAMES:
-        module = importlib.import_module(f"paiju.{name}")
-        describe = getattr(module, "describe_options", None)
-        if describe is not None:
-            games[name] = describe()
+    games = {name: game_spec(name).describe_options() for name in GAMES}
     return {"games": games, "hall_options": HALL_OPTIONS}
 
 

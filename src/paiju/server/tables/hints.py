@@ -9,11 +9,11 @@ answer. A hint reads only what the seat may know and never acts.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from paiju.cards import parse_cards
 from paiju.errors import IllegalAction
+from paiju.specs import spec
 
 NO_CARDS = ("pass", "yield")  # actions that show no cards
 
@@ -33,11 +33,9 @@ class Hints:
     """Per seat, the suggestions of the turn it last asked at and the one it was shown."""
 
     def __init__(self, game_name: str) -> None:
-        policy = importlib.import_module(f"paiju.{game_name}.policy")
-        self._hints = getattr(policy, "hints", None)
-        self._hint = policy.hint
-        self._bury = getattr(policy, "bury_hint", None)
-        self._hosted = policy.hosted_action
+        parts = spec(game_name)
+        self._hints, self._hint = parts.hints, parts.hint
+        self._bury, self._hosted = parts.bury_hint, parts.hosted_action
         self._shown: dict[int, tuple[Any, list[tuple[str, list[str]]], int]] = {}
 
     def answer(self, game: Any, seat: int, key: Any) -> dict[str, Any]:

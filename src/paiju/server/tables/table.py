@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import inspect
 import logging
-import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -43,6 +41,7 @@ from paiju.server.tables.games_info import split_options
 from paiju.server.tables.hints import Hints
 from paiju.server.tables.phrases import MAX_SAY
 from paiju.server.tables.throttle import Limits
+from paiju.specs import spec as game_spec
 
 log = logging.getLogger("paiju.table")
 
@@ -233,7 +232,7 @@ class Table:
         self._deadline: float | None = None
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, Any] = {}
-        self.hosted_policy = importlib.import_module(f"paiju.{self.game_name}").hosted_action
+        self.hosted_policy = game_spec(self.game_name).hosted_action
         self.hints = Hints(self.game_name)
         self._queued: dict[int, tuple[str, Any]] = {}  # seat -> a declaration sent ahead in the deal, its id
         self.message_seats: list[int] = []  # the seats on 托管 when the last hand ended (with message)
@@ -245,10 +244,10 @@ class Table:
         self._tracker_failed = False
         self.balances: dict[int, int] = {}  # beans of the accounts seated here, as last stored
         self.standing: dict[int, dict[str, Any]] = {}  # seated persons: guest or not, title (read as they sit)
-        self._count_unseen = getattr(importlib.import_module(f"paiju.{self.game_name}"), "tracker", None)
+        self._count_unseen = game_spec(self.game_name).tracker
         # the public part of the tracker (cards played), where a game offers it: counted
         # once per update for every seat, and only over the events new since the last count
-        self._count_played = getattr(sys.modules.get(f"paiju.{self.game_name}.tracker"), "count_played", None)
+        self._count_played = game_spec(self.game_name).count_played
         self._played_memo: tuple[Any, int, dict[str, int]] | None = None  # (game, events counted, counts)
 
     # ------------------------------------------------------------------ loading
@@ -731,7 +730,9 @@ class Table:
             seat = self._require_seat(conn)
             game = self._require_turn(seat, msg)
             action = game.parse_action(msg["action"])
-            game.clone().apply(action)  # a copy: the table's game is never touched
+            problem = game.check(action)  # the game is never touched
+            if problem is not None:
+                raise problem
         except IllegalAction as e:
             answer.update(ok=False, code=getattr(e, "code", "illegal"), params=getattr(e, "params", {}), error=str(e))
         else:
