@@ -8,7 +8,7 @@ docs/benchmarks.md, ``--json FILE`` keeps every figure; on a shared machine run 
 This is a measurement script, not a test: it asserts nothing.
 
 For each row the script starts a fresh hall as ``benchmarks/hall_load.py`` does
-(``python -m paiju.server.web.app --host 127.0.0.1 --port <free> --db sqlite:///<tmp>
+(``python -m paiju.server.web.serve --host 127.0.0.1 --port <free> --db sqlite:///<tmp>
 --bot-delay 0``, pinned to one CPU), with the options that lift the hall's per-address
 limits when its ``--help`` lists them (every client here is on 127.0.0.1, which would make
 victims and flooders one "address"; the options used are printed). Every HTTP request and

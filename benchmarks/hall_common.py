@@ -154,10 +154,10 @@ def server_python() -> str:
 
 
 def server_help() -> str:
-    """The ``--help`` text of ``python -m paiju.server.web.app`` (empty if it fails)."""
+    """The ``--help`` text of ``python -m paiju.server.web.serve`` (empty if it fails)."""
     try:
         done = subprocess.run(
-            [server_python(), "-m", "paiju.server.web.app", "--help"],
+            [server_python(), "-m", "paiju.server.web.serve", "--help"],
             capture_output=True,
             text=True,
             timeout=60,
@@ -192,7 +192,7 @@ class Server:
         self.db = Path(self.dir.name) / "hall.db"
         self.log_path = Path(self.dir.name) / "server.log"
         self.url = f"http://127.0.0.1:{self.port}"
-        cmd = [server_python(), "-m", "paiju.server.web.app", "--host", "127.0.0.1", "--port", str(self.port)]
+        cmd = [server_python(), "-m", "paiju.server.web.serve", "--host", "127.0.0.1", "--port", str(self.port)]
         cmd += ["--db", f"sqlite:///{self.db}", "--bot-delay", "0"]
         cmd += loopback_limits() if options is None else options
         if bot_workers != 1:

@@ -7,7 +7,7 @@ This is a measurement script, not a test: it asserts nothing.
 For each client count N the script
 
 1. starts a fresh hall as a subprocess on loopback
-   (``python -m paiju.server.web.app --host 127.0.0.1 --port <free> --db sqlite:///<tmp> --bot-delay 0``),
+   (``python -m paiju.server.web.serve --host 127.0.0.1 --port <free> --db sqlite:///<tmp> --bot-delay 0``),
    pinned to one CPU when the machine has more than one;
 2. makes N/5 tables of 5 human players: every client logs in (``POST /api/login``), the
    first of each table creates a room (Baohuang ``standard``, ``turn_timeout`` 600 s so
@@ -51,7 +51,7 @@ CPU pinning, and a pool whose hall is pinned moves them to the other CPUs by its
 ``--workers-on-clients`` also moves them there, from outside.
 
 ``--cluster W`` measures a cluster instead (paiju.server.tables.cluster_rooms): W hall workers
-(``python -m paiju.server.web.app … --db postgresql://… --redis redis://… --worker-id ID``)
+(``python -m paiju.server.web.serve … --db postgresql://… --redis redis://… --worker-id ID``)
 on a fresh PostgreSQL schema (``--pg URL``, default ``$PAIJU_BENCH_POSTGRES`` or
 ``$PAIJU_TEST_POSTGRES``; the schema ``bench_…`` is made before and dropped after) and a
 flushed Redis database (``--redis URL``, default ``$PAIJU_BENCH_REDIS`` or
@@ -295,7 +295,7 @@ class HallCluster:
         self.baseline = self.measure_baseline()
         extra = ["--bot-workers", str(self.bot_workers)] if self.bot_workers != 1 else []
         for name, port in zip(self.names, self.ports):
-            cmd = [server_python(), "-m", "paiju.server.web.app", "--host", "127.0.0.1", "--port", str(port)]
+            cmd = [server_python(), "-m", "paiju.server.web.serve", "--host", "127.0.0.1", "--port", str(port)]
             cmd += ["--db", self.db, "--redis", self.redis_url, "--worker-id", name, "--bot-delay", "0"]
             cmd += [*loopback_limits(), *extra]
             self.procs.append(self._start(cmd, f"{name}.log"))

@@ -44,7 +44,7 @@ def free_port() -> int:
 
 
 class HallServer:
-    """``python -m paiju.server.web.app`` as a subprocess; can be SIGKILLed and started again
+    """``python -m paiju.server.web.serve`` as a subprocess; can be SIGKILLed and started again
     on the same port and database. ``args``: more options of the hall (e.g. the 复盘 budget)."""
 
     def __init__(self, directory: Path, bot_delay: float = 0.05, args: Sequence[str] = ()) -> None:
@@ -63,7 +63,7 @@ class HallServer:
     def start(self, timeout: float = 30.0) -> HallServer:
         assert self.proc is None or self.proc.poll() is not None, "already running"
         cmd = [
-            sys.executable, "-m", "paiju.server.web.app",
+            sys.executable, "-m", "paiju.server.web.serve",
             "--host", "127.0.0.1", "--port", str(self.port),
             "--db", f"sqlite:///{self.db}",
             "--bot-delay", str(self.bot_delay),

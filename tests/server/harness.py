@@ -1,4 +1,4 @@
-"""Tools for the server tests: a real ``paiju.server.web.app`` process on loopback, an HTTP
+"""Tools for the server tests: a real ``paiju.server.web.serve`` process on loopback, an HTTP
 helper (httpx) and a WebSocket client (``websockets.sync``) that records every message.
 
 Nothing here imports the server's code: the tests speak the protocol of docs/protocol.md
@@ -63,7 +63,7 @@ class Loopback:
 
 
 class ServerProcess(Loopback):
-    """``python -m paiju.server.web.app`` on a free loopback port with its own SQLite file
+    """``python -m paiju.server.web.serve`` on a free loopback port with its own SQLite file
     (``db``), or on the database at ``db_url`` when given (e.g. a PostgreSQL server; the
     process then still runs in ``db``'s folder)."""
 
@@ -83,7 +83,7 @@ class ServerProcess(Loopback):
         # the whole suite comes from one address and makes many rooms: per-address and
         # per-player room limits are raised unless a test sets them
         self.limits = {**SUITE_LIMITS, **(limits or {})}
-        self.args = list(args)  # more options of paiju.server.web.app, e.g. ["--header-timeout", "1"]
+        self.args = list(args)  # more options of paiju.server.web.serve, e.g. ["--header-timeout", "1"]
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.keep_port = False
@@ -103,7 +103,7 @@ class ServerProcess(Loopback):
         cmd = [
             sys.executable,
             "-m",
-            "paiju.server.web.app",
+            "paiju.server.web.serve",
             "--host",
             "127.0.0.1",
             "--port",

@@ -276,7 +276,7 @@ def cluster_up(
     try:
 
         def start_worker(i: int) -> None:
-            argv = [sys.executable, "-m", "paiju.server.web.app", "--host", host, "--port", str(ports[i])]
+            argv = [sys.executable, "-m", "paiju.server.web.serve", "--host", host, "--port", str(ports[i])]
             argv += ["--db", db, "--redis", redis, "--worker-id", names[i], "--bot-delay", str(bot_delay)]
             argv += ["--origin", hall]
             pid = procs.start(names[i], argv, logs[i], env)

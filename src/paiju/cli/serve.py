@@ -51,8 +51,8 @@ def serve(
 
     from paiju.server.accounts.settlement import BeanSettings
     from paiju.server.tables.analysis_jobs import AnalysisSettings
-    from paiju.server.web.app import cluster_settings
-    from paiju.server.web.app import serve as run_server
+    from paiju.server.web.serve import cluster_settings
+    from paiju.server.web.serve import serve as run_server
 
     if analysis_budget <= 0 or analysis_jobs < 1 or analysis_workers < 1:
         _fail("--analysis-budget must be above 0, --analysis-jobs and --analysis-workers at least 1")

@@ -15,7 +15,7 @@ writer, the executor's own) on first use, so a hall without strongest bots start
 process; starting one costs the loop about 13 ms once (the worker then imports paiju by
 itself, under a second). As always with ``spawn``, a script that runs the hall must guard
 its start with ``if __name__ == "__main__":`` (``paiju serve`` and ``python -m
-paiju.server.web.app`` do): a worker imports the main module again.
+paiju.server.web.serve`` do): a worker imports the main module again.
 
 A worker that dies (killed, out of memory) breaks the executor: the pool makes a new one
 for the next question. A question not answered within :data:`TIMEOUT` (or
