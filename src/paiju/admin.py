@@ -3,7 +3,7 @@
 ``paiju admin check`` replays every stored hand and lists those that do not replay
 (``--quarantine`` sets their rooms aside, as the hall does at start-up for a current
 hand); ``paiju admin export`` writes every player, room, hand and penalty as JSON lines
-(each hand with its API.md record), and ``paiju admin import`` reads such a file into an
+(each hand with its record, docs/api.md), and ``paiju admin import`` reads such a file into an
 empty database — a backup, and the way from SQLite to PostgreSQL.
 """
 
