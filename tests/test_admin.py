@@ -85,7 +85,7 @@ def test_export_then_import_gives_identical_replays(tmp_path: Path, db_url: str)
     assert {x["type"] for x in lines} >= {"session", "ledger", "result", "rating"}
     hands = [x for x in lines if x["type"] == "hand"]
     assert len(hands) == len(records)
-    for h in hands:  # each hand carries its API.md record, which replays
+    for h in hands:  # each hand carries its record (docs/api.md), which replays
         assert paiju.replay(h["record"]).record() == records[(h["room_id"], h["number"])]
 
     r = runner.invoke(app, ["admin", "import", str(dump), "--db", db_url])

@@ -1,4 +1,4 @@
-"""Beans 游戏豆 (paiju.beans): API.md "Beans", rules/baohuang.md §5, seed 002's split formulas."""
+"""Beans 游戏豆 (paiju.beans): docs/api.md "Beans", docs/rules/baohuang.md §5, seed 002's split formulas."""
 
 import random
 

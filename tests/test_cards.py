@@ -1,4 +1,4 @@
-"""Card notation (API.md, "Card text") and packs."""
+"""Card notation (docs/api.md, "Card text") and packs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rules revision of December 2026 (``shared/rules/*.md``, "revised"), point by point
+"""The rules revision of December 2026 (``docs/rules/*.md``, "revised"), point by point
 from the seed sentences the specs quote, and old records replaying as they were played.
 
 The 自反 default and ``no_bid="kitty_card:4"`` are tested with the other declaration

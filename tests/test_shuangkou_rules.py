@@ -1,4 +1,4 @@
-"""双扣 Shuangkou: a test for every rule and example of ``shared/rules/shuangkou.md``.
+"""双扣 Shuangkou: a test for every rule and example of ``docs/rules/shuangkou.md``.
 
 §1 table and cards (deal, teams, explicit deals), §2 first lead (random from the seed,
 carried by a match after 单扣 / 平扣), §3 combinations (the table's examples, the invalid

@@ -1,5 +1,5 @@
 """paiju 牌局: rules engines for 保皇 Baohuang, 升级 Shengji and 双扣 Shuangkou behind one
-game interface (see ``shared/API.md``).
+game interface (see ``docs/api.md``).
 
 >>> import paiju
 >>> g = paiju.new_game("baohuang", seed=7)

@@ -1,5 +1,5 @@
-"""Beans 游戏豆: the hall's settlement of a scored hand, as pure functions (API.md "Beans",
-``rules/baohuang.md`` §5; the same rule for every game).
+"""Beans 游戏豆: the hall's settlement of a scored hand, as pure functions (docs/api.md "Beans",
+``docs/rules/baohuang.md`` §5; the same rule for every game).
 
 游戏豆总输赢 = 房间倍数 × 游戏倍数 × 赢家积分总和 × 玩家自定义倍数: the total is the room
 multiplier × the table multiplier × the sum of the positive scores (the game multiplier is

@@ -1,4 +1,4 @@
-"""The one game interface every paiju game implements (see API.md).
+"""The one game interface every paiju game implements (see docs/api.md).
 
 A game is a small state machine: ``to_act`` names the seat whose decision it is,
 ``legal_actions()`` lists what that seat may do, ``apply`` performs one action. Every
@@ -87,7 +87,7 @@ def new_seed() -> int:
 
 
 class Game(ABC):
-    """Base class of the three games: the uniform interface of API.md.
+    """Base class of the three games: the uniform interface of docs/api.md.
 
     Subclasses implement the rule hooks (``_check``, ``_do``, ``legal_actions`` …); the
     base class keeps the action log, turns text into actions and refuses to act when the

@@ -1,5 +1,5 @@
 """保皇 Baohuang ("Protect the Emperor"): five players, four packs, an emperor and his
-hidden guard against the rebels. The rules are in ``shared/rules/baohuang.md``; this
+hidden guard against the rebels. The rules are in ``docs/rules/baohuang.md``; this
 package is their reference implementation.
 
 >>> import paiju

@@ -221,7 +221,7 @@ def play_beats(new: Play, old: Play, kao: bool = False) -> bool:
 
 
 def beats(new: str, old: str, kao: bool = False) -> bool:
-    """Does the play ``new`` beat the play ``old`` (card text)? API.md's
+    """Does the play ``new`` beat the play ``old`` (card text)? docs/api.md's
     ``paiju.baohuang.beats``; raises IllegalAction when a text is not a Baohuang play.
 
     >>> beats("BJ SJ SJ SJ", "AAAA"), beats("SJ SJ 999", "BJ BJ JJJ")

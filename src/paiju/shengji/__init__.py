@@ -1,6 +1,6 @@
 """升级 / 拖拉机 Shengji (Tractor, "80 points"): four players in two teams of partners,
 one to three packs, trumps declared during the deal, tricks with pairs, tractors and
-throws. The rules are in ``shared/rules/shengji.md``; this package implements them.
+throws. The rules are in ``docs/rules/shengji.md``; this package implements them.
 
 >>> import paiju
 >>> g = paiju.new_game("shengji", seed=7)

@@ -1,4 +1,4 @@
-"""The pure rule functions of API.md, on card text: ``trick_winner``, ``is_legal_follow``,
+"""The pure rule functions of docs/api.md, on card text: ``trick_winner``, ``is_legal_follow``,
 ``resolve_throw``. ``trump_suit`` is ``"s" | "h" | "d" | "c"`` or None (no-trump), ``level`` a
 rank (``"T"``, ``"4"``); other options are the game's (``twos_trump``, ``throw_evaluation``;
 ``two_colours`` with ``decks=1``: ♦ cards play as ♥ and ♣ as ♠, and the cards returned by

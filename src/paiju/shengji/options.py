@@ -1,4 +1,4 @@
-"""Shengji room options (``shared/rules/shengji.md``), their defaults and validation.
+"""Shengji room options (``docs/rules/shengji.md``), their defaults and validation.
 
 Options a match carries from hand to hand: ``team_levels`` (the level of team 0+2 and of
 team 1+3) and ``declarer`` (the next declarer 庄家; ``None`` in the first hand, when the

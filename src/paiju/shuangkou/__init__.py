@@ -1,6 +1,6 @@
 """双扣 Shuangkou: four players in two teams of partners 对家, two packs, climbing plays
 (singles, pairs, triples, straights, pair runs, triple runs, bombs). The rules are in
-``shared/rules/shuangkou.md``; this package is their reference implementation.
+``docs/rules/shuangkou.md``; this package is their reference implementation.
 
 >>> import paiju
 >>> g = paiju.new_game("shuangkou", seed=7)

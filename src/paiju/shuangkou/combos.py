@@ -345,7 +345,7 @@ def why_not_beats(new: Play, old: Play) -> IllegalAction:
 
 
 def beats(new: str | Iterable[str | Card], old: str | Iterable[str | Card], **options: Any) -> bool:
-    """Does the play ``new`` beat the play ``old`` (card text)? API.md's
+    """Does the play ``new`` beat the play ``old`` (card text)? docs/api.md's
     ``paiju.shuangkou.beats``; ``options`` are room options. Raises IllegalAction when a
     text is not a Shuangkou play (e.g. ``3344``).
 

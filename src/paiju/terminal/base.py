@@ -1,7 +1,7 @@
 """The generic presenter: how any game behind the uniform interface is shown and played
 in the terminal. Game presenters (``baohuang``, ``shengji``, ``shuangkou``) override the
 hooks they need; everything here uses only ``view``, ``legal_actions`` and the game's
-public attributes of API.md.
+public attributes of docs/api.md.
 """
 
 from __future__ import annotations

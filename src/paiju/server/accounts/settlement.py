@@ -2,7 +2,7 @@
 
 Everything here runs inside the transaction that stores the hand's end (or a leave
 penalty), on the writer thread: a hand is finished, settled and rated together or not at
-all. The beans are ``paiju.beans.settle`` on the hand's scores (spec: rules/baohuang.md
+all. The beans are ``paiju.beans.settle`` on the hand's scores (docs/rules/baohuang.md
 §5 "Beans", the same rule for every game), written to the append-only ``ledger``.
 
 Decisions the spec leaves to the hall **[decision]**:

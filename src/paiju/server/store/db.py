@@ -1,6 +1,6 @@
 """The hall's store: players, rooms, hands and every accepted action (SQLAlchemy 2).
 
-A hand is stored as its record (API.md): the engine's resolved options (every option
+A hand is stored as its record (docs/api.md): the engine's resolved options (every option
 value, not only the room's overrides), the record version, seed and the list of actions,
 one row per action, written before the action is shown to anyone. After a crash the hall
 replays each unfinished hand from these rows. SQLite by default (a file, no set-up),

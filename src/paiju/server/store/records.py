@@ -1,6 +1,6 @@
 """Stored hands as records: replaying them, checking them, exporting and importing a hall.
 
-A stored hand is a record of API.md spread over two tables: the ``hands`` row (resolved
+A stored hand is a record (docs/api.md) spread over two tables: the ``hands`` row (resolved
 options, record version, seed) and its ``actions`` rows, numbered 1, 2, 3 … The hall
 replays the current hand of each room at start-up; :func:`check_store` replays every
 hand (``paiju admin check``); :func:`export_store` and :func:`import_store` move a whole
@@ -67,7 +67,7 @@ def replay_stored(game_name: str, hand: dict[str, Any], rows: list[dict[str, Any
 
 
 def stored_record(store: Store, game_name: str, hand: dict[str, Any]) -> dict[str, Any]:
-    """The API.md record of a stored hand (raises DamagedHand)."""
+    """The record (docs/api.md) of a stored hand (raises DamagedHand)."""
     game = replay_stored(game_name, hand, store.hand_actions(hand["id"]))
     return game.record()
 
