@@ -1,7 +1,7 @@
 """The Baohuang 保皇 state machine: deal → (tribute) → emperor → guard → declarations →
 play → scoring, every decision an action of one seat.
 
-:class:`Baohuang` is the game's interface (API.md): what to act on, parsing, checking and
+:class:`Baohuang` is the game's interface (docs/api.md): what to act on, parsing, checking and
 doing an action, the record, the clone and the views. The rules it dispatches to are the
 phases, one module each: ``hand.py`` (the deck, the deal, the cards in hands),
 ``declarations.py`` (every decision before play, in the order of spec §3.4),

@@ -9,7 +9,7 @@ Decisions the spec leaves to the hall **[decision]**:
 
 - Only accounts hold beans. A guest or a computer player plays for no beans: the hall
   (the house) stands in for it, with no limit, so a person's beans move by his own share
-  whoever he plays with (the issue's "play a hand with bots, the balance changed"). The
+  whoever he plays with (a hand with bots changes his balance). The
   house's part of each hand is a ledger row of its own (no player), so every hand's rows
   still sum to exactly 0.
 - A hand that is not scored (everyone on 托管) moves no beans and changes no rating.

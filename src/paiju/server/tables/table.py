@@ -55,7 +55,7 @@ HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot 
 BEAN_OPTIONS = ("bean_multiplier", "table_multiplier", "min_beans", "own_multiplier")
 FRESH_SEAT: dict[str, Any] = {"hosted": False, "hosted_times": 0, "left": False, "hosted_reason": None}
 # points a player loses for leaving a started hand, when the room has no leave_penalty
-# option: Baohuang's 40 (its spec §5); elsewhere the most one hand can cost [decision]
+# option: Baohuang's 40 (docs/rules/baohuang.md §5); elsewhere the most one hand can cost [decision]
 # (Shuangkou's 双扣 3 points, Shengji's 3 levels)
 LEAVE_PENALTY = {"baohuang": 40, "shuangkou": 3, "shengji": 3}
 SAVE_FAILED = "the hall cannot save right now; your move was not taken — try again"
@@ -806,7 +806,7 @@ class Table:
     # ------------------------------------------------------------------ away from the table
     def _watch_absence(self, pid: int) -> None:
         """A seated player's last connection closed during a hand: if they are not back
-        within the grace period they have left it (spec §5: closing the tab is leaving)."""
+        within the grace period they have left it (closing the tab is leaving: docs/rules/baohuang.md §5)."""
         seat = self.seat_of(pid)
         if seat is None or not self._hand_going_on() or self.seats[seat]["left"] or pid in self._absent:
             return
