@@ -4,7 +4,7 @@ acts, 托管 that says why it came and who was on it, unscored hands that count 
 Shengji deal in which a person can still declare.
 
 Most tests speak to a real hall process; the few that need a chosen deal run a hall in this
-process whose seeds the test picks with the engine (``paiju.server.tables.table.new_seed``)."""
+process whose seeds the test picks with the engine (``new_seed`` of ``paiju.server.tables.table`` and ``autoplay``)."""
 
 from __future__ import annotations
 
@@ -57,13 +57,14 @@ def no_update_since(client: Client) -> None:
 @pytest.fixture
 def seeded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Hall]]:
     """A hall in this process (uvicorn in a thread) whose hands are dealt from a chosen seed."""
-    from paiju.server.tables import table
+    from paiju.server.tables import autoplay, table
     from paiju.server.web.app import create_app
 
     servers: list[tuple[uvicorn.Server, threading.Thread]] = []
 
     def start(seed: int, bot_delay: float = 0.0) -> Hall:
-        monkeypatch.setattr(table, "new_seed", lambda: seed)
+        monkeypatch.setattr(table, "new_seed", lambda: seed)  # the deals
+        monkeypatch.setattr(autoplay, "new_seed", lambda: seed)  # and the computer players' choices
         app = create_app(f"sqlite:///{tmp_path / f'hall{len(servers)}.db'}", bot_delay=bot_delay, rate=1000)
         port = free_port()
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

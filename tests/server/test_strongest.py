@@ -22,8 +22,9 @@ import pytest
 
 import paiju
 from paiju.baohuang import hosted_action
+from paiju.server.tables.autoplay import THINKING
 from paiju.server.tables.bot_pool import STRONGEST, BotPool, PoolFailed, searches
-from paiju.server.tables.table import THINKING, Table
+from paiju.server.tables.table import Table
 
 from .harness import Client, Hall, ServerProcess, act_policy, first_legal, sit_with_bots
 

@@ -33,7 +33,8 @@ from typing import Any, Protocol
 from paiju.server.cluster import lease as leases
 from paiju.server.cluster.lease import Lease
 from paiju.server.cluster.shared import Shared
-from paiju.server.tables.table import Table, TableHost
+from paiju.server.tables.host import TableHost
+from paiju.server.tables.table import Table
 from paiju.server.tables.throttle import Throttle
 
 log = logging.getLogger("paiju.cluster")

@@ -17,42 +17,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import logging
 import time
-from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-import orjson
-
-from paiju.bots import make_bot
 from paiju.errors import IllegalAction
 from paiju.game import RECORD_VERSION, Game, new_seed
 from paiju.registry import new_game, replay
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import profile, settlement
 from paiju.server.store import db
-from paiju.server.store.db import Store
 from paiju.server.store.records import DamagedHand, replay_stored
 from paiju.server.store.writer import Fenced, StoreError, StoreUnavailable, Write
-from paiju.server.tables.bot_pool import POOLED, BotPool, PoolFailed, Question, searches
+from paiju.server.tables.autoplay import BOT_LEVELS, TableAutoplay
+from paiju.server.tables.connection import UNEXPECTED, Conn, encode, log, unexpected
 from paiju.server.tables.deal import deal_stage, is_declaration
 from paiju.server.tables.games_info import split_options
 from paiju.server.tables.hints import Hints
+from paiju.server.tables.host import TableHost
 from paiju.server.tables.phrases import MAX_SAY
-from paiju.server.tables.throttle import Limits
+from paiju.server.tables.updates import HOSTED_LOCK_AFTER, TableUpdates
 from paiju.specs import spec as game_spec
 
-log = logging.getLogger("paiju.table")
-
-# computer players behind the levels a room offers
-# (最强 "strongest": the heuristic in-process, its searched decisions in the bot pool — POOLED, bot_pool.py)
-BOT_LEVELS = ("hosted", "normal", "strong", "strongest")  # what a seat's computer player may be
-BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "heuristic", "strongest": "heuristic"}
-THINKING = object()  # _auto_action's answer while the bot pool thinks: the pool's answer posts the move
-HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot be cancelled
 # a seat without its player's 托管 state (hosted_reason: why 托管 came — timeout, button, left)
-BEAN_OPTIONS = ("bean_multiplier", "table_multiplier", "min_beans", "own_multiplier")
 FRESH_SEAT: dict[str, Any] = {"hosted": False, "hosted_times": 0, "left": False, "hosted_reason": None}
 # points a player loses for leaving a started hand, when the room has no leave_penalty
 # option: Baohuang's 40 (docs/rules/baohuang.md §5); elsewhere the most one hand can cost [decision]
@@ -76,129 +62,7 @@ def hand_entry(
     return entry
 
 
-def encode(msg: dict[str, Any]) -> str:
-    """A message as JSON text (orjson: the hall encodes five views per action)."""
-    return orjson.dumps(msg).decode()
-
-
-@dataclass(eq=False)
-class Conn:
-    """One WebSocket connection of a player to a table.
-
-    What the hall sends waits in ``outbox`` until the connection's writer task gets it
-    out; a client that stops reading would let it grow without end, so past ``budget``
-    bytes unread the connection is closed instead (``kicked``)."""
-
-    ws: Any
-    player: dict[str, Any]
-    address: str = ""
-    budget: int = 1 << 20
-    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
-    unsent: int = 0  # bytes waiting in the outbox
-    closed: bool = False
-    close_reason: tuple[int, str] | None = None  # why the hall closes it
-    kicked: asyncio.Event = field(default_factory=asyncio.Event)
-    hand_id: int | None = None  # the hand whose events this connection has
-    events_sent: int = 0  # how many of that hand's public events it has
-    said: deque[float] = field(default_factory=deque)  # when it said something in the last minute
-
-    def send(self, msg: dict[str, Any] | str) -> None:
-        if self.closed:
-            return
-        text = msg if isinstance(msg, str) else encode(msg)
-        if self.unsent + len(text) > self.budget:
-            self.kick(1008, f"too slow: more than {self.budget // 1024} KiB of messages unread")
-            return
-        self.unsent += len(text)
-        self.outbox.put_nowait(text)
-
-    def kick(self, code: int, reason: str) -> None:
-        """Close this connection for ``reason`` (its handler closes the socket)."""
-        if not self.closed:
-            self.closed, self.close_reason = True, (code, reason)
-            self.kicked.set()
-
-    def error(
-        self,
-        text: str,
-        reply_to: str | None = None,
-        ref: Any = None,
-        code: str = "illegal",
-        params: dict[str, Any] | None = None,
-    ) -> None:
-        msg: dict[str, Any] = {"type": "error", "error": text, "code": code, "params": params or {}}
-        msg["reply_to"] = reply_to
-        if ref is not None:
-            msg["id"] = ref
-        self.send(msg)
-
-    def refuse(self, e: IllegalAction, reply_to: str | None = None, ref: Any = None) -> None:
-        """Answer a refused message with the refusal's text, reason code and params."""
-        self.error(str(e), reply_to, ref, getattr(e, "code", "illegal"), getattr(e, "params", None))
-
-    async def writer(self) -> None:
-        try:
-            while True:
-                text = await self.outbox.get()
-                self.unsent -= len(text)
-                await self.ws.send_text(text)
-        except Exception:  # connection gone: the reader notices and unregisters
-            self.closed = True
-
-
-class RateLimitedLog:
-    """Log unexpected failures at most once per ``every`` seconds (with how many were not)."""
-
-    def __init__(self, logger: logging.Logger, every: float = 10.0) -> None:
-        self.logger, self.every = logger, every
-        self.last = -every
-        self.skipped = 0
-
-    def exception(self, text: str, *args: Any) -> None:
-        now = time.monotonic()
-        if now - self.last < self.every:
-            self.skipped += 1
-            return
-        if self.skipped:
-            text += f" (and {self.skipped} more since the last such line)"
-        self.last, self.skipped = now, 0
-        self.logger.exception(text, *args)
-
-
-unexpected = RateLimitedLog(log)
-UNEXPECTED = "the hall could not handle this message; nothing was changed"
-
-
-class TableHost(Protocol):
-    """What a table needs of the hall that holds it (hall.py's ``Hall``): the hall is above
-    its tables, so a table reaches it only through these members."""
-
-    store: Store
-    limits: Limits
-    bot_pool: BotPool
-    bot_delay: float
-    deal_step: float
-    deal_final_window: float
-
-    @property
-    def leave_grace(self) -> float: ...
-
-    async def write(self, write: Write) -> Any: ...
-
-    def store_unavailable(self) -> None: ...
-
-    def fence(self, room: str) -> tuple[str, int] | None: ...
-
-    def lost(self, table: Table) -> None: ...
-
-    def touched(self, table: Table) -> None: ...
-
-    def player_names(self, ids: list[int]) -> dict[int, str]: ...
-
-    def remember(self, pid: int, name: str) -> None: ...
-
-
-class Table:
+class Table(TableUpdates, TableAutoplay):
     """A room: its seats, its match so far and the hand being played."""
 
     def __init__(self, hall: TableHost, row: dict[str, Any]) -> None:
@@ -982,169 +846,9 @@ class Table:
         """Send everyone the state again (something shown beside the game changed; no timer moves)."""
         self._broadcast()
 
-    def _schedule(self) -> None:
-        """Arm the timer for whoever is to act: a bot or hosted seat soon, a person at the
-        room's turn timeout (then 托管 takes over). Nothing while the table waits for the
-        store or is set aside."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._deadline = None
-        game = self.game
-        if self.status != "playing" or game is None or game.to_act is None or self.stalled or self.damaged:
-            return
-        seat = game.to_act
-        s = self.seats[seat]
-        loop = asyncio.get_running_loop()
-        key = (len(self.hands), self.turn)
-        machine = s["bot"] is not None or s["hosted"]
-        stage = deal_stage(game)
-        if stage is not None:  # the fast deal: windows told by the dealt count only (deal.py)
-            if not machine and seat in self._queued:
-                self._timer = loop.call_later(0, self.post, ("queued", *key))
-                return
-            wait = self.hall.deal_step
-            if stage == "final" and not machine:
-                wait = min(self.turn_timeout, self.hall.deal_final_window)
-            if not machine:
-                self._deadline = loop.time() + wait
-            self._timer = loop.call_later(wait, self.post, ("auto" if machine else "deal", *key))
-        elif machine:
-            self._timer = loop.call_later(self.hall.bot_delay, self.post, ("auto", *key))
-            self._think(seat, key)  # a 最强 seat searches during the bot's delay
-        else:
-            self._deadline = loop.time() + self.turn_timeout
-            self._timer = loop.call_later(self.turn_timeout, self.post, ("timeout", *key))
 
-    async def _tick(self, kind: str, hands_done: int, turn: int) -> None:
-        game = self.game
-        if (
-            game is None
-            or game.to_act is None
-            or self.status != "playing"
-            or self.stalled
-            or hands_done != len(self.hands)
-            or turn != self.turn
-        ):
-            return  # the table moved on since the timer was armed
-        seat = game.to_act
-        s = self.seats[seat]
-        person = s["bot"] is None and not s["hosted"]
-        if kind == "auto" and person:
-            return  # 托管 was switched off after this move was queued
-        if kind == "deal" and person:  # a person silent in the deal says no: never 托管, nothing counted
-            await self._apply(seat, game.parse_action("no"), hosted=True)
-            return
-        seats = None
-        if kind == "timeout" and person:
-            seats = self._hosted(seat, "timeout")  # stored together with the move 托管 makes
-        action = self._auto_action(seat)
-        if action is THINKING:
-            return  # the bot pool's answer posts this turn's move again
-        await self._apply(seat, action, hosted=s["bot"] is None, seats=seats)
+    # ------------------------------------------------------------------ the seated persons' standing
 
-    _question: Question | None = None  # the last decision a 最强 seat was asked (one turn at a time)
-
-    def _auto_action(self, seat: int) -> Any:
-        game = self.game
-        assert game is not None
-        level = self.seats[seat]["bot"]
-        name = BOT_FOR_LEVEL.get(level) if level else None
-        if name is None:
-            return self.hosted_policy(game)
-        q = self._question if self._think(seat, (len(self.hands), self.turn)) else None
-        if q is not None and q.searched:
-            if not q.done:
-                return THINKING
-            if q.answer is not None:
-                return q.legal[q.answer]  # else the pool failed: the heuristic's choice
-        bot = self._bots.get(seat)
-        if bot is None:
-            bot = self._bots[seat] = make_bot(name, game=self.game_name, seed=new_seed())
-        if q is not None:
-            return bot.act(q.view, q.legal)
-        return bot.act(game.view(seat), game.legal_actions())
-
-    def _think(self, seat: int, key: tuple[int, int]) -> bool:
-        """For a 最强 seat to act at ``key``: its question (made once per turn, its view and
-        legal actions kept), sent to the bot pool when the search bot would search it.
-        False for any other seat."""
-        name = POOLED.get(self.seats[seat]["bot"])
-        game = self.game
-        if name is None or game is None:
-            return False
-        if self._question is not None and self._question.key == key and self._question.hand == self.hand_id:
-            return True
-        view, legal = game.view(seat), list(game.legal_actions())
-        loop = asyncio.get_running_loop()
-        q = self._question = Question(key, view, legal, searches(name, view, legal), loop.time() + self.hall.bot_delay)
-        q.hand = self.hand_id  # the stored hand's id: the key of another hand never matches
-        if q.searched:  # the bot sees only its seat's view and the legal actions, never the game
-            q.task = loop.create_task(self._ask_pool(q, name), name=f"think-{self.id}")
-        return True
-
-    async def _ask_pool(self, q: Question, name: str) -> None:
-        with contextlib.suppress(PoolFailed):  # no answer: the heuristic's choice (the pool logs why)
-            q.answer = await self.hall.bot_pool.decide(name, self.game_name, q.view, q.legal)
-        q.done = True
-        if self._question is not q or q.key != (len(self.hands), self.turn) or q.hand != self.hand_id:
-            log.debug("table %s drops a stale bot answer for %s", self.id, q.key)
-            return
-        if asyncio.get_running_loop().time() >= q.due:  # else the bot's delay timer posts the move
-            self.post(("auto", *q.key))
-
-    # ------------------------------------------------------------------ broadcasting
-    def room_info(self) -> dict[str, Any]:
-        names = self.hall.player_names([s["player"] for s in self.seats if s["player"] is not None])
-        connected = {c.player["id"] for c in self.conns}
-        seats = []
-        for i, s in enumerate(self.seats):
-            pid = s["player"]
-            seats.append(
-                {
-                    "seat": i,
-                    "player": names.get(pid) if pid is not None else None,
-                    "bot": s["bot"],
-                    "connected": pid in connected if pid is not None else s["bot"] is not None,
-                    "hosted": s["hosted"],
-                    "hosted_reason": s.get("hosted_reason") if s["hosted"] else None,  # rows before it: null
-                    "hosted_times": s["hosted_times"],
-                    "locked": s["hosted_times"] > HOSTED_LOCK_AFTER or s["left"],
-                    "player_id": pid,
-                    **self._standing_of(pid),
-                    "own": int(s.get("own", 1)),
-                }
-            )
-        seated = {s["player"] for s in self.seats}
-        return {
-            "id": self.id,
-            "name": self.name,
-            "game": self.game_name,
-            "options": self.options,
-            "status": "damaged" if self.damaged else self.status,
-            "damaged": self.damaged,
-            "seats": seats,
-            "spectators": len({c.player["id"] for c in self.conns} - seated),
-            "hand_number": len(self.hands) + (1 if self.status == "playing" else 0),
-            "standings": self.standings(),
-            "hands": self.hands,
-            "turn_timeout": self.turn_timeout,
-            "hosted_lock_after": HOSTED_LOCK_AFTER,
-            "message": self.message,
-            "message_seats": self.message_seats if self.message else [],
-            "message_names": self.message_names if self.message else [],
-            "ready": self.ready_flags(),
-            "ready_deadline": None if self._ready_at is None else max(0.0, round(self._ready_at - time.monotonic(), 1)),
-            "card_tracker": self.room_options["card_tracker"],
-            "chat": self.room_options["chat"],
-            "beans": {k: self.room_options[k] for k in BEAN_OPTIONS},
-        }
-
-    def _standing_of(self, pid: int | None) -> dict[str, Any]:
-        """A seated person's guest flag, beans and title, as this table last read them."""
-        if pid is None or pid not in self.standing:
-            return {"guest": None, "beans": None, "title": None}
-        return {**self.standing[pid], "beans": self.balances.get(pid)}
 
     async def _read_standing(self, player: dict[str, Any]) -> int | None:
         """Read a person's beans (an account) and title as they sit; their beans (None: a guest)."""
@@ -1181,92 +885,4 @@ class Table:
         await self._save_seats(self._seats_with(seat, own=value))
         self._broadcast()
 
-    def _broadcast(self) -> None:
-        """Send every connection its update; a failure stays with this table (logged once)."""
-        self.hall.touched(self)
-        self._watch_ready()
-        try:
-            self._send_updates()
-        except Exception:
-            if not self._broadcast_failed:
-                log.exception("table %s could not send its update", self.id)
-            self._broadcast_failed = True
-        else:
-            self._broadcast_failed = False
 
-    def _send_updates(self) -> None:
-        """Send every connection its own update: the room and its seat's view only.
-
-        The view's public event log is sent incrementally: ``events_from`` says where the
-        events in this update start (0: the whole log, e.g. after connecting or a new hand).
-        """
-        if not self.conns:
-            return
-        game = self.game
-        deadline = None
-        if self._deadline is not None:
-            deadline = max(0.0, round(self._deadline - asyncio.get_running_loop().time(), 1))
-        room = self.room_info()
-        views: dict[int | None, dict[str, Any] | None] = {}
-        trackers: dict[int | None, Any] = {}
-        played: list[Any] = []  # the cards played, counted once for every seat (they are public)
-        texts: dict[tuple[int | None, int], str] = {}
-        for conn in list(self.conns):
-            seat = self.seat_of(conn.player["id"])
-            if seat not in views:
-                views[seat] = game.view(seat) if game is not None else None
-                trackers[seat] = self._tracker(seat, views[seat], played)
-            view = views[seat]
-            events = (view.get("events") or []) if view is not None else []  # a game may keep no event log
-            start = conn.events_sent if conn.hand_id == self.hand_id and conn.events_sent <= len(events) else 0
-            key = (seat, start)
-            if key not in texts:
-                part = view
-                if view is not None and start:
-                    part = dict(view)
-                    part["events"] = events[start:]
-                update = {
-                    "type": "update",
-                    "room": room,
-                    "seat": seat,
-                    "turn": self.turn,
-                    "deadline": deadline,
-                    "events_from": start,
-                    "view": part,
-                }
-                if trackers[seat] is not None:
-                    update["tracker"] = trackers[seat]
-                texts[key] = encode(update)
-            conn.send(texts[key])
-            conn.hand_id, conn.events_sent = self.hand_id, len(events)
-
-    def _played(self, events: list[dict[str, Any]]) -> dict[str, int]:
-        """The cards played so far (public), counted on from the last update's count while
-        the game is the same object and its log has only grown (a reload starts again)."""
-        memo = self._played_memo
-        if memo is None or memo[0] is not self.game or memo[1] > len(events):
-            memo = (self.game, 0, {})
-        assert self._count_played is not None
-        counts = self._count_played(events, memo[1], memo[2]) if memo[1] < len(events) else memo[2]
-        self._played_memo = (self.game, len(events), counts)
-        return counts
-
-    def _tracker(self, seat: int | None, view: dict[str, Any] | None, played: list[Any]) -> Any:
-        """记牌器 for a seated person: unseen copies per rank from their own view only (the
-        engine's ``tracker``); None for spectators, with the room option off, or no hand yet."""
-        if seat is None or view is None or not self.room_options["card_tracker"]:
-            return None
-        count = self._count_unseen
-        if count is None:
-            return None
-        try:
-            if self._count_played is None:
-                return count(view)
-            if not played:  # the first seat of this update counts the public part for the others
-                played.append(self._played(view["events"]))
-            return count(view, played[0])
-        except Exception:  # a tracker that fails must not stop the updates
-            if not self._tracker_failed:
-                log.exception("table %s: the card tracker failed", self.id)
-            self._tracker_failed = True
-            return None

@@ -41,11 +41,11 @@ from paiju.server.store.writer import StoreError, Write
 from paiju.server.tables import replays
 from paiju.server.tables.analysis_jobs import AnalysisSettings
 from paiju.server.tables.cluster_rooms import ClusterSettings, RoomBusy
+from paiju.server.tables.connection import UNEXPECTED, Conn, unexpected
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.tables.games_info import games_info
 from paiju.server.tables.hall import DEFAULT_TURN_TIMEOUT, Hall
 from paiju.server.tables.limits import check_value, normalize_name
-from paiju.server.tables.table import UNEXPECTED, Conn, unexpected
 from paiju.server.tables.throttle import FloodWatch, Limits
 from paiju.server.web import collector
 from paiju.server.web.origin import OriginPolicy, SecurityHeaders

@@ -12,8 +12,8 @@ from typing import Any
 
 import jsonschema
 
+from paiju.server.tables.autoplay import BOT_LEVELS
 from paiju.server.tables.phrases import PHRASES
-from paiju.server.tables.table import BOT_LEVELS
 
 MAX_MESSAGE_BYTES = 64 * 1024
 
