@@ -26,7 +26,9 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/pytest --doctest-modules --ignore=src/paiju/server/store/migrations -m "not slow" src/paiju tests
 
 # the long scenarios marked slow (.ci/run runs them after make test)
@@ -35,7 +37,9 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 fmt: $(STAMP)
 	$(BIN)/ruff check --fix $(LINT_PATHS)

@@ -14,7 +14,7 @@ from paiju.game import Game
 from paiju.match import Match
 from paiju.registry import GAMES, new_game, new_match, replay
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "GAMES",

@@ -50,7 +50,6 @@ SYNC_EVERY = 0.2  # seconds between two syncs of the message counts
 REDIS_CONNECTIONS = 32  # per worker
 
 
-
 class FairShares(Protocol):
     """The figures of the hall's limits (``tables/throttle.py``'s ``Limits``) summed over workers."""
 
@@ -65,6 +64,7 @@ class FairShares(Protocol):
 
     @property
     def conns_per_address(self) -> int: ...
+
 
 def _key(*parts: Any) -> str:
     return PREFIX + ":".join(str(p) for p in parts)

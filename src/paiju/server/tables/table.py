@@ -846,9 +846,7 @@ class Table(TableUpdates, TableAutoplay):
         """Send everyone the state again (something shown beside the game changed; no timer moves)."""
         self._broadcast()
 
-
     # ------------------------------------------------------------------ the seated persons' standing
-
 
     async def _read_standing(self, player: dict[str, Any]) -> int | None:
         """Read a person's beans (an account) and title as they sit; their beans (None: a guest)."""
@@ -884,5 +882,3 @@ class Table(TableUpdates, TableAutoplay):
             )
         await self._save_seats(self._seats_with(seat, own=value))
         self._broadcast()
-
-
