@@ -1,3 +1,4 @@
+// @ts-check
 // Fetch helpers for the hall's HTTP API (docs/protocol.md). Every call sends the
 // identity cookie; an error answer {"error": "..."} becomes a thrown ApiError.
 
@@ -12,6 +13,7 @@ export class ApiError extends Error {
 }
 
 async function request(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";

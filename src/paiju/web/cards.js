@@ -1,3 +1,4 @@
+// @ts-check
 // Cards: parsing the card text notation, Baohuang order, card drawing and the hand
 // selection logic of the rule pages (spec §8). Everything selection-related is a pure
 // function over (hand, raised) so browser tests can call it directly:
@@ -187,9 +188,9 @@ export function isLegalSelection(hand, raised, legal) {
 // `avoid`) so a hint never reveals a role by accident. Returns null when the hand
 // cannot make the play; [] for "pass", "yield" or empty text.
 export function matchPlay(hand, text, avoid = []) {
-  const t = String(text || "").trim();
-  if (!t || t === "pass" || t === "yield") return [];
-  const wanted = parseCardList(t);
+  const action = String(text || "").trim();
+  if (!action || action === "pass" || action === "yield") return [];
+  const wanted = parseCardList(action);
   if (!wanted) return null;
   const avoidSet = new Set(avoid.filter(Boolean));
   const used = new Set();

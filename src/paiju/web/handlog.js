@@ -1,3 +1,4 @@
+// @ts-check
 // The hand log 牌谱 at the table: every public event of the hand in the page's language
 // (plays with card labels, passes, declarations, reveals 明保, rebellion 造反, kicks 踢,
 // tribute 上贡, the viewer's own burial 扣底), the previous trick 上一轮 on demand, and the

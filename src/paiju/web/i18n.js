@@ -1,3 +1,4 @@
+// @ts-check
 // Chinese and English strings. t(key, params) looks a key up in the current language;
 // the choice is kept in localStorage ("paiju.lang"); default Chinese when the browser's
 // language starts with "zh", else English.

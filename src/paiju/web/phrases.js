@@ -1,3 +1,4 @@
+// @ts-check
 // Quick phrases 快捷语: the hall's fixed list (src/paiju/server/phrases.py). A `say`
 // names a key; every page shows the sentence in its own language (i18n "phrase.<key>"),
 // the emotes as their picture.

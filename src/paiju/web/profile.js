@@ -1,3 +1,4 @@
+// @ts-check
 // A player's page (#/player/{id}) and the leaderboards 排行榜 (#/leaderboard): the record by
 // game and role, titles 游戏等级, ratings, beans 游戏豆 and rating over time as inline SVG
 // charts, and the player's hands with links to their replays and records.
@@ -17,7 +18,12 @@ function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-// A line chart of [[time, value], …] in the order given (inline SVG, no library).
+/**
+ * A line chart of [[time, value], …] in the order given (inline SVG, no library).
+ * @param {[number, number][]} points
+ * @param {{testid?: string, width?: number, height?: number}} options
+ * @returns {SVGElement}
+ */
 export function lineChart(points, { testid, width = 480, height = 160 } = {}) {
   const pad = { l: 44, r: 8, t: 10, b: 18 };
   const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "data-testid": testid });

@@ -1,3 +1,4 @@
+// @ts-check
 // Table sounds made in the browser with Web Audio (no sound files): your turn, a play, a
 // pass, a bomb or joker play, the last seconds of the timer. Off until the person turns
 // them on; the choice is kept per browser (localStorage "paiju.sound").
@@ -24,7 +25,7 @@ export function setSound(on) {
 
 function context() {
   if (!audio) {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
+    const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Ctx) return null;
     audio = new Ctx();
   }
@@ -56,7 +57,8 @@ const SOUNDS = {
 
 // Play a named sound when sounds are on; the name is recorded for tests either way.
 export function playSound(name) {
-  window.paijuSounds = (window.paijuSounds || []).concat(name).slice(-50);
+  const w = /** @type {any} */ (window);
+  w.paijuSounds = (w.paijuSounds || []).concat(name).slice(-50);
   if (!soundOn() || !SOUNDS[name]) return;
   const ac = context();
   if (!ac) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers shared by the pages: h() builds elements, toast() shows a message,
 // confirmBox() asks a translated yes/no question inside the page.
 

@@ -1,9 +1,12 @@
-// What differs between the games at the table, as pure functions of (hand, view): how a
-// hand is sorted, what a left click raises, whether the raised cards are a legal play.
-// Baohuang keeps the rules of cards.js; Shengji 升级 and Shuangkou 双扣 are here.
-//   import * as G from "/static/games.js"
+// @ts-check
+// What differs between the games in the viewer's hand, as pure functions of (hand, view):
+// how a hand is sorted, what a left click raises, whether the raised cards are a legal
+// play; the seats per game and the partnerships. Baohuang keeps the rules of cards.js;
+// Shengji 升级 and Shuangkou 双扣 are here. (The table's drawing of each game is in the
+// presenters beside this file: baohuang.js, shengji.js, shuangkou.js.)
+//   import * as G from "/static/games/rules.js"
 
-import * as C from "./cards.js";
+import * as C from "../cards.js";
 
 // seats at the table per game (the room says so too; this is the fallback)
 export const SEATS = { baohuang: 5, shengji: 4, shuangkou: 4 };
