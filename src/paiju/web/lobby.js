@@ -15,6 +15,11 @@ import { h, toast } from "./ui.js";
 
 // The first screen: play as a guest with a name (one click), or log in to an account, or
 // register one. An account keeps its beans 游戏豆, rating and history on every browser.
+/**
+ * @param {HTMLElement} root
+ * @param {any} ctx the app's context
+ * @param {(player: any) => void} onLogin
+ */
 export function mountLogin(root, ctx, onLogin) {
   let mode = "guest";
   const input = h("input", {
@@ -77,6 +82,10 @@ export function mountLogin(root, ctx, onLogin) {
 }
 
 // A refused request in the page's language (its reason code), else the hall's sentence.
+/**
+ * @param {any} err
+ * @returns {string}
+ */
 export function errorText(err) {
   return err && err.code ? reasonText(err.code, err.params, err.message) : String((err && err.message) || err);
 }
@@ -92,6 +101,11 @@ function beansChip(r) {
 
 // The player's part of the top bar: beans 游戏豆 (an account's) with 救济 when it is due, the
 // profile and the leaderboard, and log out (an account) or register (a guest keeps its hands).
+/**
+ * @param {any} ctx the app's context
+ * @param {() => void} onChange after a log-out, a registration or 救济
+ * @returns {HTMLElement}
+ */
 export function accountBar(ctx, onChange) {
   const p = ctx.player;
   const bar = h("span", { class: "account-bar" });
@@ -138,6 +152,7 @@ export function accountBar(ctx, onChange) {
   return bar;
 }
 
+/** @returns {HTMLElement} */
 export function logo() {
   const span = h("span", { class: "logo" });
   span.innerHTML =

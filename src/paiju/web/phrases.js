@@ -9,6 +9,10 @@ export const PHRASES = ["hurry", "nice", "sorry", "thanks", "again", "bye", "wel
 export const EMOTES = ["emote_smile", "emote_cry", "emote_angry", "emote_thumbs"];
 
 // What a `said` message shows: the phrase in the page's language, else the free text.
+/**
+ * @param {{phrase?: string, text?: string}} msg
+ * @returns {string}
+ */
 export function saidText(msg) {
   if (msg.phrase) {
     const key = "phrase." + msg.phrase;

@@ -97,6 +97,12 @@ function topbar(ctx, what) {
   );
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {number} id the player's
+ * @param {any} ctx the app's context
+ * @returns {{destroy: () => void}}
+ */
 export function mountProfile(root, id, ctx) {
   let destroyed = false;
   let offset = 0;
@@ -227,6 +233,11 @@ function passwordForm() {
   return h("section", { class: "panel" }, h("h2", {}, t("password_change")), form);
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {any} ctx the app's context
+ * @returns {{destroy: () => void}}
+ */
 export function mountLeaderboard(root, ctx) {
   let destroyed = false;
   let offset = 0;

@@ -100,7 +100,8 @@ export function mountReplay(root, where, ctx) {
     root,
     table: null,
     analysis: null,
-    ui: /** @type {ReplayUi} */ ({ controls: h("div", { class: "replay-controls", "data-testid": "replay" }) }),
+    // the rest of the controls' elements are made by buildControls
+    ui: /** @type {ReplayUi} */ (/** @type {unknown} */ ({ controls: h("div", { class: "replay-controls", "data-testid": "replay" }) })),
     last: () => (st.data ? st.data.frames.length - 1 : 0),
     frame: (i = st.step) => st.data.frames[i],
     go: (i) => go(rp, i),

@@ -6,6 +6,7 @@
 const KEY = "paiju.sound";
 let audio = null;
 
+/** @returns {boolean} */
 export function soundOn() {
   try {
     return localStorage.getItem(KEY) === "on";
@@ -14,6 +15,7 @@ export function soundOn() {
   }
 }
 
+/** @param {boolean} on */
 export function setSound(on) {
   try {
     localStorage.setItem(KEY, on ? "on" : "off");
@@ -56,6 +58,7 @@ const SOUNDS = {
 };
 
 // Play a named sound when sounds are on; the name is recorded for tests either way.
+/** @param {string} name */
 export function playSound(name) {
   const w = /** @type {any} */ (window);
   w.paijuSounds = (w.paijuSounds || []).concat(name).slice(-50);

@@ -30,6 +30,7 @@ export function phrasesPanel(tb) {
     { class: "phrase-list emotes" },
     ...EMOTES.map((k) => h("button", { class: "small emote", "data-testid": `phrase-${k}`, onclick: () => say({ phrase: k }) }, t("phrase." + k))),
   );
+  /** @type {HTMLElement[]} */
   const parts = [list, emotes];
   const room = tb.room();
   if (room.options && room.options.chat) {

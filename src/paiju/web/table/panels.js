@@ -93,6 +93,7 @@ function logPanel(tb, v) {
   const said = S.said.slice(-20).map((m) =>
     h("li", { class: "log-row log-said", "data-testid": "log-said" }, t("log_said", { name: m.name || t("watching"), text: saidText(m) })),
   );
+  /** @type {HTMLElement[]} */
   const parts = [rows.length ? list : h("div", { class: "muted small-text", "data-testid": "hand-log" }, t("log_empty"))];
   if (said.length) parts.push(h("ol", { class: "log-list said-list" }, ...said));
   const scores = scoreRows(tb.room().hands || [], tb.numSeats(), tb.seatName);
