@@ -93,7 +93,7 @@ def test_english_grammar() -> None:
 
 
 def scripts() -> dict[str, str]:
-    return {p.name: p.read_text() for p in sorted(WEB.glob("*.js"))}
+    return {str(p.relative_to(WEB)): p.read_text() for p in sorted(WEB.rglob("*.js"))}
 
 
 def test_every_key_the_page_looks_up_exists() -> None:

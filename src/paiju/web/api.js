@@ -1,3 +1,4 @@
+// @ts-check
 // Fetch helpers for the hall's HTTP API (docs/protocol.md). Every call sends the
 // identity cookie; an error answer {"error": "..."} becomes a thrown ApiError.
 
@@ -12,6 +13,7 @@ export class ApiError extends Error {
 }
 
 async function request(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -39,7 +41,9 @@ async function request(method, path, body) {
   return data;
 }
 
+/** @type {(path: string) => Promise<any>} */
 export const getJSON = (path) => request("GET", path);
+/** @type {(path: string, body?: unknown) => Promise<any>} */
 export const postJSON = (path, body) => request("POST", path, body ?? {});
 
 // {"player": {id, name} | null}
@@ -48,49 +52,73 @@ export async function me() {
   return (d && d.player) || null;
 }
 
+/** @param {string} name */
 export async function login(name) {
   const d = await postJSON("/api/login", { name });
   return d.player;
 }
 
 // accounts: a user name and a password (a guest who registers keeps its player and hands)
+/**
+ * @param {string} username
+ * @param {string} password
+ * @param {string} name
+ */
 export async function register(username, password, name) {
   const d = await postJSON("/api/register", { username, password, ...(name ? { name } : {}) });
   return d.player;
 }
+/**
+ * @param {string} username
+ * @param {string} password
+ */
 export async function accountLogin(username, password) {
   const d = await postJSON("/api/login", { username, password });
   return d.player;
 }
 export const logout = () => postJSON("/api/logout");
+/** @type {(old: string, neu: string) => Promise<any>} */
 export const changePassword = (old, neu) => postJSON("/api/password", { old, new: neu });
 // 救济: {"beans": the new balance}
 export const relief = () => postJSON("/api/relief");
 // a player's profile (hands paged) and a game's leaderboard 排行榜
+/** @type {(id: number | string, offset?: number, limit?: number) => Promise<any>} */
 export const player = (id, offset = 0, limit = 20) => getJSON(`/api/players/${encodeURIComponent(id)}?offset=${offset}&limit=${limit}`);
+/** @type {(game: string, by?: string, offset?: number, limit?: number) => Promise<any>} */
 export const leaderboard = (game, by = "rating", offset = 0, limit = 20) =>
   getJSON(`/api/leaderboard?game=${encodeURIComponent(game)}&by=${encodeURIComponent(by)}&offset=${offset}&limit=${limit}`);
 
 export const games = () => getJSON("/api/games");
 
 // the lobby's rooms, of one game when `game` is given
+/** @param {string} [game] */
 export async function rooms(game = "") {
   const d = await getJSON("/api/rooms" + (game ? "?game=" + encodeURIComponent(game) : ""));
   return (d && d.rooms) || [];
 }
 
 // 快速开始: seated at the first table of `game` with a free seat (or a new one with bots) → {room, seat}
+/** @type {(game: string) => Promise<any>} */
 export const quickStart = (game) => postJSON("/api/quick_start", { game });
 
+/** @type {(id: string) => Promise<any>} */
 export const room = (id) => getJSON(`/api/rooms/${encodeURIComponent(id)}`);
 
 // {"name", "game", "options", "turn_timeout"} → the new room's id
+/**
+ * @param {Record<string, unknown>} spec
+ * @returns {Promise<string>} the new room's id
+ */
 export async function createRoom(spec) {
   const d = await postJSON("/api/rooms", spec);
   return d.id;
 }
 
 // The WebSocket URL of a room's table.
+/**
+ * @param {string} roomId
+ * @returns {string}
+ */
 export function tableSocketURL(roomId) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}/ws/${encodeURIComponent(roomId)}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // The app: identity check (login screen when /api/me says null), the hash router
 // (#/ lobby, #/room/{id} table, #/replay/… the replay viewer) and the language switch
 // shared by every page; a record file dropped anywhere opens its replay.
@@ -7,7 +8,8 @@ import { t, getLang, setLang, toggleLang } from "./i18n.js";
 import { mountLogin, mountLobby } from "./lobby.js";
 import { mountLeaderboard, mountProfile } from "./profile.js";
 import { mountTable, requestAutoSit } from "./table.js";
-import { installRecordDrop, mountReplay, parseReplayHash } from "./replay.js";
+import { mountReplay, parseReplayHash } from "./replay.js";
+import { installRecordDrop } from "./replay/file.js";
 import { h, toast } from "./ui.js";
 
 const root = document.getElementById("app");
@@ -41,6 +43,10 @@ function navigate(hash) {
   else location.hash = hash;
 }
 
+/**
+ * The page the address names.
+ * @returns {{page: "room", id: string} | {page: "replay", where: any} | {page: "player", id: number} | {page: "leaderboard"} | {page: "lobby"}}
+ */
 function parseRoute() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const m = hash.match(/^\/room\/([^/?#]+)/);

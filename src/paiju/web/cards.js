@@ -1,3 +1,4 @@
+// @ts-check
 // Cards: parsing the card text notation, Baohuang order, card drawing and the hand
 // selection logic of the rule pages (spec §8). Everything selection-related is a pure
 // function over (hand, raised) so browser tests can call it directly:
@@ -16,6 +17,10 @@ const RANK_CHARS = "23456789TJQKA";
 // Parse one card text ("Ts", "10♠", "Ah", "SJ", "BJ*", bare "7") into
 // {text, rank, suit, marked, strength}; rank is "3".."A", "2", "SJ" or "BJ"; suit null
 // for jokers and bare ranks. Returns null for text that is not one card.
+/**
+ * @param {string} text
+ * @returns {{text: string, rank: string, suit: string | null, marked: boolean, strength: number} | null}
+ */
 export function parseCard(text) {
   const cards = parseCardList(String(text));
   return cards && cards.length === 1 ? cards[0] : null;
@@ -23,6 +28,10 @@ export function parseCard(text) {
 
 // Parse card text with any number of cards ("SJ 777", "Ah AA", "BJ BJ 8888", "Ts Ah BJ*")
 // into a list of card objects (see parseCard), in the order written; null if unreadable.
+/**
+ * @param {string} text
+ * @returns {{text: string, rank: string, suit: string | null, marked: boolean, strength: number}[] | null}
+ */
 export function parseCardList(text) {
   const out = [];
   for (const token of String(text).replace(/,/g, " ").split(/\s+/).filter(Boolean)) {
@@ -65,12 +74,17 @@ function makeCard(rank, suit, marked) {
 }
 
 // Baohuang strength of a card text: 3 → 0 … A → 11, 2 → 12, SJ → 13, BJ → 14 (-1 if unreadable).
+/**
+ * @param {string} text
+ * @returns {number}
+ */
 export function strength(text) {
   const c = parseCard(text);
   return c ? c.strength : -1;
 }
 
 // Sort key of a card text: strength, then suit (♠♥♦♣), marked jokers after plain ones.
+/** @param {string} text */
 export function cardKey(text) {
   const c = parseCard(text);
   if (!c) return [99, 0, 0];
@@ -78,6 +92,11 @@ export function cardKey(text) {
 }
 
 // Compare two card texts for sorting low to high (3 … A, 2, SJ, BJ).
+/**
+ * @param {string} a
+ * @param {string} b
+ * @returns {number}
+ */
 export function compareCards(a, b) {
   const ka = cardKey(a);
   const kb = cardKey(b);
@@ -86,11 +105,20 @@ export function compareCards(a, b) {
 }
 
 // The hand sorted by Baohuang strength, low to high (a new array).
+/**
+ * @param {string[]} hand
+ * @returns {string[]}
+ */
 export function sortHand(hand) {
   return [...(hand || [])].sort(compareCards);
 }
 
 // Are two hands the same cards in the same order? (keeps a selection across updates)
+/**
+ * @param {string[]} a
+ * @param {string[]} b
+ * @returns {boolean}
+ */
 export function sameHand(a, b) {
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -98,6 +126,11 @@ export function sameHand(a, b) {
 }
 
 // Indices of every card of the same rank as hand[index] (jokers: the same kind).
+/**
+ * @param {string[]} hand
+ * @param {number} index
+ * @returns {number[]}
+ */
 export function rankGroup(hand, index) {
   const s = strength(hand[index]);
   const out = [];
@@ -108,12 +141,23 @@ export function rankGroup(hand, index) {
 }
 
 // Normalise a selection: unique, in range, ascending.
+/**
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @returns {number[]}
+ */
 export function normalize(hand, raised) {
   return [...new Set(raised)].filter((i) => Number.isInteger(i) && i >= 0 && i < hand.length).sort((a, b) => a - b);
 }
 
 // Left click on card `index`: a raised card is lowered alone; a lowered card raises
 // every card of its rank (seed 002: 所有与其点数相同的牌都会被提出), keeping the rest.
+/**
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @param {number} index
+ * @returns {number[]}
+ */
 export function clickCard(hand, raised, index) {
   if (raised.includes(index)) return raised.filter((i) => i !== index);
   return normalize(hand, [...raised, ...rankGroup(hand, index)]);
@@ -121,6 +165,13 @@ export function clickCard(hand, raised, index) {
 
 // Ctrl+click on card `index`: raise the range from `anchor` (the last clicked card) to
 // `index`, both included, added to what is raised; without an anchor just that card.
+/**
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @param {number | null} anchor
+ * @param {number} index
+ * @returns {number[]}
+ */
 export function rangeSelect(hand, raised, anchor, index) {
   const a = anchor === null || anchor === undefined || anchor < 0 || anchor >= hand.length ? index : anchor;
   const lo = Math.min(a, index);
@@ -132,16 +183,29 @@ export function rangeSelect(hand, raised, anchor, index) {
 
 // Press-and-drag: raise the cards from `start` to `current` (the cards passed over),
 // added to the selection that was raised when the drag began (`before`).
+/**
+ * @param {string[]} hand
+ * @param {number[]} before
+ * @param {number} start
+ * @param {number} current
+ * @returns {number[]}
+ */
 export function dragSelect(hand, before, start, current) {
   return rangeSelect(hand, before, start, current);
 }
 
 // Lower everything (Ctrl+click on the card area, left click on empty space).
+/** @returns {number[]} */
 export function clearSelection() {
   return [];
 }
 
 // The raised cards as action text, highest first, e.g. "SJ 7s 7h 7d" ('' when none).
+/**
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @returns {string}
+ */
 export function selectionText(hand, raised) {
   const cards = normalize(hand, raised).map((i) => hand[i]);
   cards.sort((a, b) => compareCards(b, a));
@@ -151,6 +215,10 @@ export function selectionText(hand, raised) {
 // The rank composition of card text as the engine writes a play, with no role card:
 // big jokers, small jokers, then the run of the ordinary rank ("BJ SJ 777"). Returns
 // null when the cards are not one play (two ordinary ranks, or no cards).
+/**
+ * @param {string} text
+ * @returns {string | null}
+ */
 export function composition(text) {
   const cards = parseCardList(text);
   if (!cards || !cards.length) return null;
@@ -175,6 +243,12 @@ export function composition(text) {
 
 // Is the play made of the raised cards among the legal actions (compared by rank
 // composition, so a role card written "SJ*"/"Ah" in a legal action still matches)?
+/**
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @param {string[]} legal the legal actions
+ * @returns {boolean}
+ */
 export function isLegalSelection(hand, raised, legal) {
   const mine = composition(selectionText(hand, raised));
   if (!mine || !legal) return false;
@@ -186,10 +260,16 @@ export function isLegalSelection(hand, raised, legal) {
 // rank, preferring cards that are not special (marked jokers, the called card given in
 // `avoid`) so a hint never reveals a role by accident. Returns null when the hand
 // cannot make the play; [] for "pass", "yield" or empty text.
+/**
+ * @param {string[]} hand
+ * @param {string} text
+ * @param {(string | null | undefined)[]} [avoid]
+ * @returns {number[] | null}
+ */
 export function matchPlay(hand, text, avoid = []) {
-  const t = String(text || "").trim();
-  if (!t || t === "pass" || t === "yield") return [];
-  const wanted = parseCardList(t);
+  const action = String(text || "").trim();
+  if (!action || action === "pass" || action === "yield") return [];
+  const wanted = parseCardList(action);
   if (!wanted) return null;
   const avoidSet = new Set(avoid.filter(Boolean));
   const used = new Set();
@@ -218,11 +298,19 @@ export function matchPlay(hand, text, avoid = []) {
 }
 
 // Display text of a rank: "T" → "10", jokers by name in the chosen language.
+/**
+ * @param {string} rank
+ * @returns {string}
+ */
 export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
 // Is a card red (♥ ♦ and the big joker)?
+/**
+ * @param {{text: string, rank: string, suit: string | null, marked: boolean, strength: number}} card
+ * @returns {boolean}
+ */
 export function isRed(card) {
   return card.suit === "h" || card.suit === "d" || card.rank === "BJ";
 }
@@ -254,6 +342,11 @@ function jokerFigure(big) {
 
 // One card element for card text. opts: {size: "full"|"small"|"mini", jokerNames: {BJ, SJ}}
 // (the corner letters of the jokers; by default the page language's: 大王/小王, JOKER).
+/**
+ * @param {string} text
+ * @param {{size?: string, jokerNames?: {BJ: string, SJ: string}}} [opts]
+ * @returns {HTMLElement}
+ */
 export function cardElement(text, opts = {}) {
   const c = parseCard(text) || makeCard("?", null, false);
   const el = document.createElement("div");
@@ -281,6 +374,11 @@ export function cardElement(text, opts = {}) {
 }
 
 // A row of small cards for a play text (highest first as written), in an element.
+/**
+ * @param {string} text
+ * @param {{size?: string, jokerNames?: {BJ: string, SJ: string}}} [opts]
+ * @returns {HTMLElement}
+ */
 export function playElement(text, opts = {}) {
   const wrap = document.createElement("div");
   wrap.className = "play-cards";

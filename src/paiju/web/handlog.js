@@ -1,3 +1,4 @@
+// @ts-check
 // The hand log 牌谱 at the table: every public event of the hand in the page's language
 // (plays with card labels, passes, declarations, reveals 明保, rebellion 造反, kicks 踢,
 // tribute 上贡, the viewer's own burial 扣底), the previous trick 上一轮 on demand, and the
@@ -9,6 +10,12 @@ import { h } from "./ui.js";
 
 // One row per event: {kind, seat, text, cards}; `cards` (card text) is shown as labels.
 // `L` gives seatName(s), actionLabel(action, step), kindLabel(type, cards).
+/**
+ * @param {any} v the view
+ * @param {string} game
+ * @param {{seatName: (s: number) => string, actionLabel: (action: string, step?: string) => string, kindLabel: (type: string, cards: string) => string}} L
+ * @returns {{kind: string, seat?: number | null, text: string, cards?: string | null}[]}
+ */
 export function logRows(v, game, L) {
   if (!v) return [];
   if (game === "shengji") return shengjiRows(v, L);
@@ -84,6 +91,11 @@ function shengjiRows(v, L) {
 }
 
 // The plays of the last finished trick: [{seat, cards}] (empty before the first one ends).
+/**
+ * @param {any} v the view
+ * @param {string} game
+ * @returns {{seat: number, cards?: string, pass?: string}[]}
+ */
 export function previousTrick(v, game) {
   if (!v) return [];
   if (game === "shengji") {
@@ -108,6 +120,12 @@ export function previousTrick(v, game) {
 }
 
 // The running score by hand: one row per hand of the room, a column per seat.
+/**
+ * @param {any[]} hands the room's hands
+ * @param {number} n seats
+ * @param {(s: number) => string} seatName
+ * @returns {HTMLElement | null}
+ */
 export function scoreRows(hands, n, seatName) {
   if (!hands || !hands.length) return null;
   const rowOf = (hd) => (Array.isArray(hd) ? hd : hd && (hd.scores || hd.points)) || [];

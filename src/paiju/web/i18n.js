@@ -1,3 +1,4 @@
+// @ts-check
 // Chinese and English strings. t(key, params) looks a key up in the current language;
 // the choice is kept in localStorage ("paiju.lang"); default Chinese when the browser's
 // language starts with "zh", else English.
@@ -1406,12 +1407,14 @@ function detect() {
 }
 
 // The current language, "zh" or "en".
+/** @returns {string} "zh" or "en" */
 export function getLang() {
   if (!lang) lang = detect();
   return lang;
 }
 
 // Switch language and remember the choice.
+/** @param {string} value "zh" or "en" */
 export function setLang(value) {
   lang = value === "zh" ? "zh" : "en";
   try {
@@ -1428,6 +1431,11 @@ export function toggleLang() {
 }
 
 // The string for `key`, with {param} placeholders filled.
+/**
+ * @param {string} key
+ * @param {Record<string, unknown>} [params] the {name} places of the text
+ * @returns {string} the text in the page's language (the key when there is none)
+ */
 export function t(key, params = {}) {
   const table = STRINGS[getLang()];
   let s = key in table ? table[key] : key in STRINGS.en ? STRINGS.en[key] : key;
@@ -1439,6 +1447,11 @@ export function t(key, params = {}) {
 }
 
 // Label of a game, preset, option ("opt.<name>") or option value ("val.<value>").
+/**
+ * @param {string} key
+ * @param {string} [fallback]
+ * @returns {string}
+ */
 export function label(key, fallback) {
   const table = NAMES[getLang()];
   if (key in table) return table[key];

@@ -1,3 +1,4 @@
+// @ts-check
 // A player's page (#/player/{id}) and the leaderboards 排行榜 (#/leaderboard): the record by
 // game and role, titles 游戏等级, ratings, beans 游戏豆 and rating over time as inline SVG
 // charts, and the player's hands with links to their replays and records.
@@ -17,7 +18,12 @@ function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-// A line chart of [[time, value], …] in the order given (inline SVG, no library).
+/**
+ * A line chart of [[time, value], …] in the order given (inline SVG, no library).
+ * @param {[number, number][]} points
+ * @param {{testid?: string, width?: number, height?: number}} options
+ * @returns {SVGElement}
+ */
 export function lineChart(points, { testid, width = 480, height = 160 } = {}) {
   const pad = { l: 44, r: 8, t: 10, b: 18 };
   const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "data-testid": testid });
@@ -91,6 +97,12 @@ function topbar(ctx, what) {
   );
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {number} id the player's
+ * @param {any} ctx the app's context
+ * @returns {{destroy: () => void}}
+ */
 export function mountProfile(root, id, ctx) {
   let destroyed = false;
   let offset = 0;
@@ -221,6 +233,11 @@ function passwordForm() {
   return h("section", { class: "panel" }, h("h2", {}, t("password_change")), form);
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {any} ctx the app's context
+ * @returns {{destroy: () => void}}
+ */
 export function mountLeaderboard(root, ctx) {
   let destroyed = false;
   let offset = 0;

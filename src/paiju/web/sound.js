@@ -1,3 +1,4 @@
+// @ts-check
 // Table sounds made in the browser with Web Audio (no sound files): your turn, a play, a
 // pass, a bomb or joker play, the last seconds of the timer. Off until the person turns
 // them on; the choice is kept per browser (localStorage "paiju.sound").
@@ -5,6 +6,7 @@
 const KEY = "paiju.sound";
 let audio = null;
 
+/** @returns {boolean} */
 export function soundOn() {
   try {
     return localStorage.getItem(KEY) === "on";
@@ -13,6 +15,7 @@ export function soundOn() {
   }
 }
 
+/** @param {boolean} on */
 export function setSound(on) {
   try {
     localStorage.setItem(KEY, on ? "on" : "off");
@@ -24,7 +27,7 @@ export function setSound(on) {
 
 function context() {
   if (!audio) {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
+    const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Ctx) return null;
     audio = new Ctx();
   }
@@ -55,8 +58,10 @@ const SOUNDS = {
 };
 
 // Play a named sound when sounds are on; the name is recorded for tests either way.
+/** @param {string} name */
 export function playSound(name) {
-  window.paijuSounds = (window.paijuSounds || []).concat(name).slice(-50);
+  const w = /** @type {any} */ (window);
+  w.paijuSounds = (w.paijuSounds || []).concat(name).slice(-50);
   if (!soundOn() || !SOUNDS[name]) return;
   const ac = context();
   if (!ac) return;

@@ -1,7 +1,15 @@
+// @ts-check
 // Small DOM helpers shared by the pages: h() builds elements, toast() shows a message,
 // confirmBox() asks a translated yes/no question inside the page.
 
 // h("button", {class: "x", "data-testid": "play", onclick: fn}, "text", child, …)
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...any} children nodes, text, arrays of them; null, undefined and false are skipped
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -10,7 +18,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (k in el && !k.startsWith("data-") && !k.startsWith("aria-") && k !== "list") {
       try {
-        el[k] = v;
+        /** @type {any} */ (el)[k] = v;
       } catch {
         el.setAttribute(k, v === true ? "" : v);
       }
@@ -26,6 +34,11 @@ export function h(tag, attrs = {}, ...children) {
 let box = null;
 
 // Show a short message at the top of the screen (kind: "error" | "info").
+/**
+ * @param {string} message
+ * @param {string} [kind]
+ * @param {number} [ms]
+ */
 export function toast(message, kind = "info", ms = 4000) {
   if (!box || !document.body.contains(box)) {
     box = h("div", { class: "toasts", "aria-live": "polite" });
@@ -44,6 +57,11 @@ export function toast(message, kind = "info", ms = 4000) {
 
 // An in-page confirmation (window.confirm cannot be translated or styled): a small dialog
 // over the page with the question and two buttons. Resolves true for "yes".
+/**
+ * @param {string} message
+ * @param {{yes?: string, no?: string, testid?: string}} options
+ * @returns {Promise<boolean>}
+ */
 export function confirmBox(message, { yes = "OK", no = "Cancel", testid = "confirm" } = {}) {
   return new Promise((resolve) => {
     const done = (answer) => {

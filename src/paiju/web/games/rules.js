@@ -1,34 +1,54 @@
-// What differs between the games at the table, as pure functions of (hand, view): how a
-// hand is sorted, what a left click raises, whether the raised cards are a legal play.
-// Baohuang keeps the rules of cards.js; Shengji 升级 and Shuangkou 双扣 are here.
-//   import * as G from "/static/games.js"
+// @ts-check
+// What differs between the games in the viewer's hand, as pure functions of (hand, view):
+// how a hand is sorted, what a left click raises, whether the raised cards are a legal
+// play; the seats per game and the partnerships. Baohuang keeps the rules of cards.js;
+// Shengji 升级 and Shuangkou 双扣 are here. (The table's drawing of each game is in the
+// presenters beside this file: baohuang.js, shengji.js, shuangkou.js.)
+//   import * as G from "/static/games/rules.js"
 
-import * as C from "./cards.js";
+import * as C from "../cards.js";
 
 // seats at the table per game (the room says so too; this is the fallback)
 export const SEATS = { baohuang: 5, shengji: 4, shuangkou: 4 };
 
 // Is the game played by two teams of partners sitting opposite (seats 0+2, 1+3)?
+/** @param {string} game */
 export function hasTeams(game) {
   return game === "shengji" || game === "shuangkou";
 }
 
 // The partner 对家 of a seat in a team game (the seat opposite), else null.
+/**
+ * @param {string} game
+ * @param {number | null} seat
+ * @returns {number | null}
+ */
 export function partnerOf(game, seat) {
   return hasTeams(game) && Number.isInteger(seat) ? (seat + 2) % 4 : null;
 }
 
 // Team index 0 (seats 0, 2) or 1 (seats 1, 3).
+/**
+ * @param {number} seat
+ * @returns {number}
+ */
 export function teamOf(seat) {
   return seat % 2;
 }
 
 // Does a left click raise a single card (Shengji, Shuangkou) or every card of its rank (Baohuang)?
+/** @param {string} game */
 export function clickRaisesOne(game) {
   return game === "shengji" || game === "shuangkou";
 }
 
 // Left click on card `index` in a game where a click toggles that card alone.
+/**
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @param {number} index
+ * @returns {number[]}
+ */
 export function clickOne(hand, raised, index) {
   if (raised.includes(index)) return raised.filter((i) => i !== index);
   return C.normalize(hand, [...raised, index]);
@@ -42,6 +62,10 @@ const SJ_SUIT_ROW = ["s", "h", "c", "d"];
 
 // The trump facts of a Shengji view: {level, suit (null: no-trump or not known yet),
 // twos, known}. During the deal the standing declaration gives a provisional suit.
+/**
+ * @param {any} view
+ * @returns {{level: string, suit: string | null, twos: boolean, known: boolean}}
+ */
 export function shengjiTrump(view) {
   const v = view || {};
   const level = v.level || "2";
@@ -57,6 +81,11 @@ export function shengjiTrump(view) {
 }
 
 // Is a card (parsed) a trump in this hand?
+/**
+ * @param {any} card a parsed card (cards.js parseCard)
+ * @param {{level: string, suit: string | null, twos: boolean}} tr
+ * @returns {boolean}
+ */
 export function isTrump(card, tr) {
   if (!card) return false;
   if (card.rank === "BJ" || card.rank === "SJ") return true;
@@ -66,6 +95,11 @@ export function isTrump(card, tr) {
 }
 
 // The play-suit of a card: "T" for trumps, else its suit letter.
+/**
+ * @param {any} card a parsed card (cards.js parseCard)
+ * @param {{level: string, suit: string | null, twos: boolean}} tr
+ * @returns {string}
+ */
 export function playSuit(card, tr) {
   return isTrump(card, tr) ? "T" : card.suit;
 }
@@ -86,8 +120,14 @@ function shengjiKey(text, tr) {
   return [100 + 100 * row.indexOf(c.suit), r];
 }
 
+/**
+ * @param {string[]} hand
+ * @param {any} view
+ * @returns {string[]}
+ */
 export function sortShengji(hand, view) {
   const tr = shengjiTrump(view);
+  /** @type {[number[], string][]} */
   const keyed = (hand || []).map((x) => [shengjiKey(x, tr), x]);
   keyed.sort((a, b) => a[0][0] - b[0][0] || a[0][1] - b[0][1] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
   return keyed.map((k) => k[1]);
@@ -100,6 +140,12 @@ function multisetKey(texts) {
 // Are the raised cards a legal Shengji play? With the seat's legal plays listed, exactly
 // one of them; a lead of many possible plays: cards of one play-suit; a follow whose
 // plays are not listed: as many cards as the lead.
+/**
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @param {any} view
+ * @returns {boolean}
+ */
 export function shengjiLegal(hand, raised, view) {
   const v = view || {};
   const cards = C.normalize(hand, raised).map((i) => hand[i]);
@@ -130,6 +176,12 @@ function rankKey(text) {
     .join(" ");
 }
 
+/**
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @param {any} view
+ * @returns {boolean}
+ */
 export function shuangkouLegal(hand, raised, view) {
   const v = view || {};
   const cards = C.normalize(hand, raised).map((i) => hand[i]);
@@ -141,17 +193,38 @@ export function shuangkouLegal(hand, raised, view) {
 // ---------------------------------------------------------------- per game
 
 // The viewer's hand in the game's order (a new array).
+/**
+ * @param {string} game
+ * @param {string[]} hand
+ * @param {any} view
+ * @returns {string[]}
+ */
 export function sortHand(game, hand, view) {
   if (game === "shengji") return sortShengji(hand, view);
   return C.sortHand(hand); // Baohuang and Shuangkou: 3 … A, 2, SJ, BJ
 }
 
 // What a left click on card `index` raises.
+/**
+ * @param {string} game
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @param {number} index
+ * @returns {number[]}
+ */
 export function click(game, hand, raised, index) {
   return clickRaisesOne(game) ? clickOne(hand, raised, index) : C.clickCard(hand, raised, index);
 }
 
 // Are the raised cards one of the seat's legal plays?
+/**
+ * @param {string} game
+ * @param {string[]} hand
+ * @param {number[]} raised
+ * @param {any} view
+ * @param {string[]} legal the legal actions
+ * @returns {boolean}
+ */
 export function isLegalSelection(game, hand, raised, view, legal) {
   if (game === "shengji") return shengjiLegal(hand, raised, view);
   if (game === "shuangkou") return shuangkouLegal(hand, raised, view);
