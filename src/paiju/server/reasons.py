@@ -27,7 +27,7 @@ _hall_reasons(
     save_failed="the hall cannot save right now; your move was not taken — try again",
     room_moved="this room moved to another server; your move was not taken — reconnecting",
     room_damaged="this room is set aside as damaged",
-    # accounts and beans (accounts.py, beans at the table)
+    # accounts and beans (accounts/users.py, beans at the table)
     bad_username="a user name is 2-20 letters, digits, _ or -",
     bad_password="a password is {min}-{max} characters",
     username_taken="that user name is taken",

@@ -2,7 +2,7 @@
 
 Every request about one room — its WebSocket ``/ws/ROOM`` and its ``/api/rooms/ROOM/…``
 requests — is sent by a consistent hash of the room's id to one worker, which then plays
-the room (cluster.py); everything else (the lobby, accounts, the pages) goes to the least
+the room (tables/cluster_rooms.py); everything else (the lobby, accounts, the pages) goes to the least
 busy worker. HAProxy asks each worker's ``/healthz`` twice a second: a worker that died, is
 paused or lost its database stops getting players after about a second, and the hash then
 sends its rooms to the others (only its rooms move: the hash is consistent). A WebSocket

@@ -83,7 +83,7 @@ class Hall:
         self._lobby: tuple[float, list[dict[str, Any]]] = (-1e9, [])
         self._records: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         self._frames: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
-        self.cluster: Cluster | None = None  # one worker of several (cluster.py); None: the whole hall
+        self.cluster: Cluster | None = None  # one worker of several (cluster_rooms.py); None: the whole hall
         if cluster is not None:
             from paiju.server.tables.cluster_rooms import Cluster
 
@@ -96,7 +96,7 @@ class Hall:
     async def open(self) -> None:
         """Load every room from the store and start its table (resuming unfinished hands).
         A room whose current hand does not replay is set aside; every other room starts.
-        A worker of a cluster loads none: it claims rooms as players come (cluster.py)."""
+        A worker of a cluster loads none: it claims rooms as players come (cluster_rooms.py)."""
         if self.cluster is not None:
             self.bot_pool.start()
             await self.cluster.start()
