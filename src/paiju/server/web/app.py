@@ -53,7 +53,7 @@ from paiju.server.web.protocol import ProtocolError, parse_client_message
 
 log = logging.getLogger("paiju.app")
 
-WEB = Path(__file__).resolve().parent.parent / "web"
+WEB = Path(__file__).resolve().parents[2] / "web"  # src/paiju/web: the page
 COOKIE = "paiju_token"
 TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a login token can be (the store makes hex)
 UNAVAILABLE = "the hall cannot reach its database right now; nothing was changed — try again in a moment"
