@@ -11,7 +11,8 @@ from starlette.testclient import TestClient
 from paiju.server.web.app import WEB, create_app
 
 IMPORTS = re.compile(
-    r"""(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)"""
+    r"""(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']"""  # import … from "./x.js"
+    r"""|import\(\s*["']([^"']+)["']\s*\)"""  # import("./x.js")
 )
 
 
