@@ -18,7 +18,7 @@ import { reasonText } from "./text.js";
 /** @typedef {import("./state.js").Table} Table */
 
 /**
- * The card sizes: style.css may size the hand for the screen (--hand-cw, --hand-ch,
+ * The card sizes: the stylesheet may size the hand for the screen (--hand-cw, --hand-ch,
  * --hand-min-step, --hand-max-step).
  * @param {HTMLElement} handArea
  */
