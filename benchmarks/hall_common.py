@@ -34,6 +34,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
+from machine import cpu_model
+
 ROOT = Path(__file__).resolve().parents[1]
 SEATS = 5  # Baohuang: five players a table
 ROOM_BODY = {"game": "baohuang", "options": {"variant": "standard"}, "turn_timeout": 600}
@@ -42,18 +44,6 @@ GRACE_S = 3.0  # after the window: how long to wait for answers still on their w
 
 
 # ---------------------------------------------------------------------------- machine
-def cpu_model() -> str:
-    """The CPU model name from /proc/cpuinfo (Linux), else what ``platform`` knows."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.lower().startswith(("model name", "hardware", "cpu model")):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
-
-
 def machine() -> dict[str, Any]:
     """What the numbers were measured on."""
     return {

@@ -44,6 +44,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # the fast tests of each rule module (a module not listed needs --tests)
+SHENGJI_RULES = [
+    "tests/test_shengji_rules_pure.py",
+    "tests/test_shengji_rules_engine.py",
+    "tests/test_shengji_rules_variants.py",
+]
 TESTS: dict[str, list[str]] = {
     "src/paiju/baohuang/plays.py": ["tests/test_baohuang_play.py"],
     "src/paiju/baohuang/scoring.py": ["tests/test_baohuang_scoring.py"],
@@ -52,12 +57,12 @@ TESTS: dict[str, list[str]] = {
     "src/paiju/baohuang/declarations.py": ["tests/test_baohuang_play.py", "tests/test_baohuang_scoring.py"],
     "src/paiju/baohuang/tricks.py": ["tests/test_baohuang_play.py", "tests/test_baohuang_scoring.py"],
     "src/paiju/baohuang/ending.py": ["tests/test_baohuang_play.py", "tests/test_baohuang_scoring.py"],
-    "src/paiju/shengji/trick.py": ["tests/test_shengji_rules.py"],
-    "src/paiju/shengji/follow.py": ["tests/test_shengji_rules.py"],
-    "src/paiju/shengji/units.py": ["tests/test_shengji_rules.py"],
-    "src/paiju/shengji/throw.py": ["tests/test_shengji_rules.py"],
-    "src/paiju/shengji/scoring.py": ["tests/test_shengji_rules.py"],
-    "src/paiju/shengji/game.py": ["tests/test_shengji_rules.py"],
+    "src/paiju/shengji/trick.py": SHENGJI_RULES,
+    "src/paiju/shengji/follow.py": SHENGJI_RULES,
+    "src/paiju/shengji/units.py": SHENGJI_RULES,
+    "src/paiju/shengji/throw.py": SHENGJI_RULES,
+    "src/paiju/shengji/scoring.py": SHENGJI_RULES,
+    "src/paiju/shengji/game.py": SHENGJI_RULES,
     "src/paiju/shuangkou/combos.py": ["tests/test_shuangkou_rules.py"],
     "src/paiju/shuangkou/game.py": ["tests/test_shuangkou_rules.py"],
 }

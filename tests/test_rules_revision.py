@@ -2,7 +2,7 @@
 from the seed sentences the specs quote, and old records replaying as they were played.
 
 The 自反 default and ``no_bid="kitty_card:4"`` are tested with the other declaration
-rules in ``test_shengji_rules.py``.
+rules in ``test_shengji_rules_engine.py``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Fixtures of the server tests: one real hall process for the session (loopback, a free
-port, a temporary SQLite file), plus a way to start private ones (restart tests)."""
+port, a temporary SQLite file), plus a way to start private ones (restart tests), and
+private halls each on a database of its own whose logs must stay clean (abuse tests)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from .abuse_helpers import assert_no_traceback
 from .harness import CRASH, Hall, ServerProcess
 
 SUITE_DEAL = ["--deal-step", "0.01", "--deal-final-window", "0.3"]
@@ -58,3 +60,22 @@ def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     yield make
     for proc in started:
         proc.stop()
+
+
+@pytest.fixture
+def start_server(tmp_path: Path, make_server: Callable[..., ServerProcess]) -> Iterator[Callable[..., ServerProcess]]:
+    """Start private halls, each on a database of its own (``limits``: Limits fields;
+    ``args``: more options of the app). None of them may log a traceback."""
+    started: list[ServerProcess] = []
+
+    def start(
+        limits: dict[str, Any] | None = None, args: tuple[str, ...] = (), db_url: str | None = None
+    ) -> ServerProcess:
+        proc = make_server(db=tmp_path / f"hall{len(started)}.db", db_url=db_url, limits=limits, args=args)
+        started.append(proc)
+        return proc
+
+    yield start
+    for proc in started:  # make_server stops them after this
+        proc.stop()
+        assert_no_traceback(proc)

@@ -23,9 +23,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from .abuse_helpers import refused_connection
 from .cluster_harness import Cluster, Seat, missing
 from .harness import CRASH, Client, sit_with_bots
-from .test_abuse import refused_connection
 from .test_durability import keeps_playing, wait_until
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
