@@ -19,9 +19,9 @@ import pytest
 import uvicorn
 
 import paiju
-from paiju.game import RECORD_VERSION
 from paiju.server.store.db import Store
 from paiju.server.web.app import create_app
+from paiju.versions import RECORD_VERSION
 
 from .harness import Hall, Loopback, biggest, free_port, is_my_turn, sit_with_bots
 

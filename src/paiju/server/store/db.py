@@ -47,8 +47,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 
-from paiju.game import RECORD_VERSION
 from paiju.registry import GAMES, game_class
+from paiju.versions import RECORD_VERSION
 
 metadata = MetaData()
 

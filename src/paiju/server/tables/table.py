@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from paiju.errors import IllegalAction
-from paiju.game import RECORD_VERSION, Game, new_seed
+from paiju.game import Game, new_seed
 from paiju.registry import new_game, replay
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import profile, settlement
@@ -37,6 +37,7 @@ from paiju.server.tables.host import TableHost
 from paiju.server.tables.phrases import MAX_SAY
 from paiju.server.tables.updates import HOSTED_LOCK_AFTER, TableUpdates
 from paiju.specs import spec as game_spec
+from paiju.versions import RECORD_VERSION
 
 # a seat without its player's 托管 state (hosted_reason: why 托管 came — timeout, button, left)
 FRESH_SEAT: dict[str, Any] = {"hosted": False, "hosted_times": 0, "left": False, "hosted_reason": None}
