@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
+import re
 import secrets
 import shutil
 import subprocess
@@ -57,15 +59,15 @@ class Front(Loopback):
 class Cluster:
     """``n`` workers w1…wn, Redis, HAProxy and a PostgreSQL schema of their own."""
 
-    def __init__(self, tmp: Path, n: int = 3, bot_delay: float = 0.05) -> None:
+    def __init__(self, tmp: Path, n: int = 3, bot_delay: float = 0.05, lease_ttl: float = LEASE_TTL) -> None:
         assert PG is not None
         self.tmp = tmp
         self.schema = "cluster_" + secrets.token_hex(4)
-        self.admin = create_engine(PG)
+        self.admin = create_engine(PG, pool_pre_ping=True)
         with self.admin.begin() as c:
             c.execute(text(f"CREATE SCHEMA {self.schema}"))
         self.db_url = f"{PG}{'&' if '?' in PG else '?'}options=-csearch_path%3D{self.schema}"
-        self.engine = create_engine(self.db_url)
+        self.engine = create_engine(self.db_url, pool_pre_ping=True)  # the tests restart the database
         self.redis_port = free_port()
         self.redis = subprocess.Popen(
             [
@@ -85,7 +87,7 @@ class Cluster:
         self.workers: list[ServerProcess] = []
         for i in range(1, n + 1):
             args = ["--redis", f"redis://127.0.0.1:{self.redis_port}/0", "--worker-id", f"w{i}"]
-            args += ["--lease-ttl", str(LEASE_TTL), "--deal-step", "0.01", "--deal-final-window", "0.3"]
+            args += ["--lease-ttl", str(lease_ttl), "--deal-step", "0.01", "--deal-final-window", "0.3"]
             w = ServerProcess(tmp / f"w{i}.db", tmp / f"w{i}.log", bot_delay, self.db_url, args=args)
             w.keep_port = True
             self.workers.append(w)
@@ -174,11 +176,28 @@ def with_suppressed(fn: Callable[[], Any]) -> None:
         fn()
 
 
-class Seat:
-    """A player at one table through the proxy who reconnects whenever the connection ends or
-    goes silent (a paused worker), as the page does; every update shown is kept in order."""
+def page_constant(name: str) -> float:
+    """A timing of the table page's socket (web/table/socket.js), in seconds: the harness's
+    players reconnect and give a silent server up exactly as the page does."""
+    found = re.search(rf"export const {name} = (\d+);", SOCKET_JS.read_text(encoding="utf-8"))
+    assert found is not None, f"socket.js exports no {name}"
+    return int(found.group(1)) / 1000
 
-    SILENT = 3.0  # seconds without any message (pings go every 0.5 s) before reconnecting
+
+SOCKET_JS = Path(__file__).resolve().parents[2] / "src" / "paiju" / "web" / "table" / "socket.js"
+
+
+class Seat:
+    """A player at one table through the proxy who behaves as the table page does: it
+    reconnects when the connection ends or cannot open, with the page's backoff, and gives a
+    silent server up after two unanswered pings (sent as often as the page sends them);
+    every update shown is kept in order."""
+
+    PING_PLAYING = page_constant("PING_PLAYING")
+    PING_IDLE = page_constant("PING_IDLE")
+    OPEN_WAIT = page_constant("OPEN_WAIT")
+    RETRY_FIRST = page_constant("RETRY_FIRST")
+    RETRY_MAX = page_constant("RETRY_MAX")
 
     def __init__(self, hall: Hall, rid: str, player: Player, policy: Callable[[], Policy] | None = None) -> None:
         # ``policy`` makes each connection's policy: a page shown the table anew acts anew
@@ -188,37 +207,49 @@ class Seat:
         self.client: Client | None = None
         self.connections = 0
         self.updates: list[dict[str, Any]] = []  # (every connection's) updates, in the order shown
+        self.refusals: list[tuple[float, str]] = []  # (when, reason code) of each refused connection
         self.stopped = threading.Event()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
+        attempts, first = 0, True
         while not self.stopped.is_set():
+            if not first:  # the page's scheduleReconnect
+                delay = min(self.RETRY_MAX, self.RETRY_FIRST * 2**attempts) * random.uniform(0.8, 1.2)
+                attempts += 1
+                if self.stopped.wait(delay):
+                    break
+            first = False
             self.policy = self.make_policy() if self.make_policy is not None else None
             try:
-                c = self.hall.connect(self.rid, self.player, policy=self._policy)
+                c = self.hall.connect(self.rid, self.player, policy=self._policy, open_timeout=self.OPEN_WAIT)
             except Exception:
-                time.sleep(0.2)
                 continue
+            attempts = 0  # the socket opened
             self.client, self.connections = c, self.connections + 1
             self.ready.set()
-            last_ping = 0.0
+            pinged_at, unanswered, heard = time.monotonic(), 0, c.heard
             while not self.stopped.is_set() and not c.closed:
                 now = time.monotonic()
                 with c.cond:
-                    heard = c.heard
-                if now - heard > self.SILENT:
-                    break
-                if now - last_ping > 0.5:
+                    if c.heard != heard:  # any message answers the pings
+                        heard, unanswered = c.heard, 0
+                playing = any(u["room"]["status"] == "playing" for u in self.updates[-1:])
+                if now - pinged_at >= (self.PING_PLAYING if playing else self.PING_IDLE) - 0.1:
+                    if unanswered >= 2:
+                        break  # two pings unanswered: the server is given up
+                    unanswered += 1
+                    pinged_at = now
                     with_suppressed(lambda c=c: c.send({"type": "ping"}))  # type: ignore[misc]
-                    last_ping = now
                 time.sleep(0.05)
             c.close()
-            time.sleep(0.1)
 
     def _policy(self, client: Client, msg: dict[str, Any]) -> None:
         client.heard = time.monotonic()
+        if msg["type"] == "error" and msg.get("reply_to") is None:
+            self.refusals.append((time.monotonic(), str(msg.get("code"))))
         if msg["type"] == "update":
             self.updates.append({**msg, "connection": self.connections, "at": time.monotonic()})
         if self.policy is not None:

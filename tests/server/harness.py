@@ -249,9 +249,15 @@ class Client:
     runs in the reader thread on every message (e.g. to act on one's turn)."""
 
     def __init__(
-        self, url: str, *, headers: dict[str, str] | None = None, policy: Policy | None = None, throttle: bool = True
+        self,
+        url: str,
+        *,
+        headers: dict[str, str] | None = None,
+        policy: Policy | None = None,
+        throttle: bool = True,
+        open_timeout: float = 10.0,
     ) -> None:
-        self.ws = ws_connect(url, additional_headers=headers, max_size=None, open_timeout=10, close_timeout=2)
+        self.ws = ws_connect(url, additional_headers=headers, max_size=None, open_timeout=open_timeout, close_timeout=2)
         self.messages: list[dict[str, Any]] = []  # as received, but every view with its whole event log
         self.raw: list[dict[str, Any]] = []  # exactly as received
         self._log: list[Any] = []  # the public event log of the hand this connection was last shown

@@ -99,6 +99,9 @@ def test_twelve_tables_play_through_the_proxy_and_every_worker_lists_every_room(
                 return rooms <= {room["id"] for room in r.json()["rooms"]}
 
             wait_until(listed, 5, f"the lobby of {w.url} lists every room")
+        for i in range(1, 4):  # every worker healthy, and says so
+            h = cluster.health(f"w{i}")
+            assert h["ok"] and h["why"] == [] and h["database"] == "ok" and h["unplayed"] == [], h
         for s in seats:  # a room's own page through any worker
             r = httpx.get(cluster.workers[0].url + f"/api/rooms/{s.rid}", timeout=5)
             assert r.status_code == 200 and r.json()["id"] == s.rid

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
@@ -413,6 +414,8 @@ def test_a_sqlite_lock_held_by_another_process_refuses_moves_but_never_stalls_th
             c.act(first_legal(turn["view"]), t)
             refusal = c.error(15)  # no update before the refusal
             assert refusal["error"] == SAVE_FAILED and refusal["reply_to"] == "act", refusal
+            health = httpx.get(server.url + "/healthz", timeout=5)  # an operator is told why
+            assert health.status_code == 503 and health.json()["why"] == ["database"], health.text
             time.sleep(max(0.0, since + LOCK_SECONDS - 0.5 - time.monotonic()))
             rtts = pings.stop()
             assert locker.poll() is None, "the lock was released too early: the checks above were not made under it"
@@ -424,6 +427,8 @@ def test_a_sqlite_lock_held_by_another_process_refuses_moves_but_never_stalls_th
         assert all(m["turn"] == t for m in shown), "an update showed the refused move"
 
         all_move(busy, 3, 15, "the busy tables did not move again after the lock was released")
+        health = httpx.get(server.url + "/healthz", timeout=5)
+        assert health.status_code == 200 and health.json()["database"] == "ok", health.text
         back = c.until_update(lambda m: True, 15)  # the table reloaded from the store
         assert back["turn"] == t and is_my_turn(back), "the table is not as the refusal left it"
         c.act(first_legal(back["view"]), t)

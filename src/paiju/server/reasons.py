@@ -26,6 +26,8 @@ _hall_reasons(
     unavailable="the hall cannot reach its database right now; try again in a moment",
     save_failed="the hall cannot save right now; your move was not taken — try again",
     room_moved="this room moved to another server; your move was not taken — reconnecting",
+    room_moving="this room is moving to another server; reconnecting in a moment",
+    worker_busy="this server is restarting; reconnecting to another in a moment",
     room_damaged="this room is set aside as damaged",
     # accounts and beans (accounts/users.py, beans at the table)
     bad_username="a user name is 2-20 letters, digits, _ or -",

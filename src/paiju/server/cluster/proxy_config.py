@@ -13,7 +13,10 @@ alone: a client's own is dropped), which their per-address limits count; a worke
 it only from an address in ``FORWARDED_ALLOW_IPS`` (uvicorn's setting; default 127.0.0.1, a
 proxy on the same machine), so workers on other machines are given the proxy's address.
 Both backends follow one health check per worker (``track``), so a worker is up or down for
-all requests at once.
+all requests at once. When a worker is marked down (``on-marked-down shutdown-sessions``)
+the proxy closes every connection it had to it: the players of a paused or cut-off worker
+see their table's socket close within seconds, reconnect, and are sent to the worker that
+takes their room over — they do not wait for their page to notice a silent socket.
 
 ``deploy/haproxy.cfg`` is this function's output for three workers.
 """
@@ -31,9 +34,13 @@ def haproxy_config(
 ) -> str:
     """HAProxy's configuration for ``workers`` (name, host, port), listening on ``bind``."""
     checked = "\n".join(
-        f"    server {name} {host}:{port} check inter {check_every_ms}ms fall 2 rise 2" for name, host, port in workers
+        f"    server {name} {host}:{port} check inter {check_every_ms}ms fall 2 rise 2 on-marked-down shutdown-sessions"
+        for name, host, port in workers
     )
-    tracking = "\n".join(f"    server {name} {host}:{port} track rooms/{name}" for name, host, port in workers)
+    tracking = "\n".join(
+        f"    server {name} {host}:{port} track rooms/{name} on-marked-down shutdown-sessions"
+        for name, host, port in workers
+    )
     stats_section = ""
     if stats is not None:
         stats_section = f"""

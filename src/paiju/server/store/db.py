@@ -222,6 +222,11 @@ SQLITE_BUSY_TIMEOUT = 2.0
 writer thread waits, not the event loop; the hall then retries with backoff)."""
 
 
+IDLE_IN_TRANSACTION = 2.0
+"""Seconds PostgreSQL lets a transaction wait for its client before ending it (less than a
+cluster's lease: the rooms a paused worker was writing are claimable when its lease ends)."""
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
@@ -242,7 +247,19 @@ def make_engine(url: str) -> Engine:
 
         return engine
     # a server that is down refuses at once; one that does not answer fails in 3 s
-    return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 3})
+    engine = create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 3})
+
+    @event.listens_for(engine, "connect")
+    def _session(dbapi_conn: Any, _record: Any) -> None:
+        # a transaction of the hall sends its statements back to back: one whose client went
+        # silent (a worker paused or cut off mid-write) is ended by the server, and the row
+        # locks it held (a room's lease, writer.py) with it — never longer than a lease lasts
+        cur = dbapi_conn.cursor()
+        cur.execute(f"SET idle_in_transaction_session_timeout = {int(IDLE_IN_TRANSACTION * 1000)}")
+        cur.close()
+        dbapi_conn.commit()
+
+    return engine
 
 
 def migrate(engine: Engine) -> None:

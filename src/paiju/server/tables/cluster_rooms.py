@@ -43,7 +43,13 @@ MOVED = (1012, "the room moved to another server: reconnecting")  # 1012: servic
 
 
 class RoomBusy(Exception):
-    """The room's holder did not give it up in time: the player's client tries again."""
+    """The room cannot be played here right now; the player's client tries again. ``code``
+    says why (a reason code, reasons.py): ``room_moving`` — its holder did not give it up
+    in time; ``worker_busy`` — this worker is stopping."""
+
+    def __init__(self, room: str, code: str = "room_moving") -> None:
+        super().__init__(room)
+        self.room, self.code = room, code
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,13 @@ class Cluster:
         self.dropped = 0  # rooms dropped because their lease was lost (tests, logs)
         self.leaving = False  # stopping: no room is claimed any more
         self._claims: dict[str, asyncio.Future[Table | None]] = {}
+        # rooms the database records as this worker's that it does not play (their tables were
+        # dropped — a release that failed, an outage longer than the lease): room → token,
+        # as found by the last renewal, and since when some are (``stuck_since``, for /healthz)
+        self.unplayed: dict[str, int] = {}
+        self.unplayed_since: float | None = None
+        self._unreleased: dict[str, Lease] = {}  # dropped rooms whose release failed: retried
+        self.renewed_at = 0.0  # monotonic time of the last renewal the database answered
         self._touched: set[str] = set()
         # lobby pages read from Redis, kept ``lobby_refresh`` seconds or until a worker says the lobby changed
         self._pages: dict[tuple[int, int, str | None], tuple[float, list[dict[str, Any]], int]] = {}
@@ -163,7 +176,7 @@ class Cluster:
         if table is not None:
             return table
         if self.leaving:
-            raise RoomBusy(room)
+            raise RoomBusy(room, "worker_busy")
         pending = self._claims.get(room)
         if pending is None:
             pending = self._claims[room] = asyncio.get_running_loop().create_future()
@@ -240,8 +253,9 @@ class Cluster:
         if got is not None:
             try:
                 await self._tx(leases.release_tx, got)
-            except Exception as e:
-                log.warning("room %s was not released: %s", table.id, e)
+            except Exception as e:  # retried at each renewal until the database takes it
+                self._unreleased[table.id] = got
+                log.warning("room %s was not released (retried until it is): %s", table.id, e)
 
     async def _forget(self, table: Table) -> None:
         """The table stops here: out of this worker and its lobby entries; its players reconnect."""
@@ -267,6 +281,57 @@ class Cluster:
         table = self.hall.tables.get(room)
         if table is not None and room in self.leases:
             await self.release(table)
+        elif room in self.unplayed and self._idle(room):  # recorded here, not played: free it now
+            await self._release_unplayed(room, self.unplayed[room])
+
+    def _idle(self, room: str) -> bool:
+        """Is nothing of this worker's playing, claiming or opening ``room``?"""
+        return room not in self.hall.tables and room not in self.leases and room not in self._claims
+
+    async def _release_unplayed(self, room: str, token: int) -> bool:
+        """End this worker's hold on a room it does not play (token-checked: a room claimed
+        since, by anyone, this worker included, is left alone)."""
+        try:
+            await self._tx(leases.release_tx, Lease(room, token))
+        except Exception as e:
+            log.warning("room %s, recorded as worker %s's but not played, was not released: %s", room, self.worker, e)
+            return False
+        self._unreleased.pop(room, None)
+        self.unplayed.pop(room, None)
+        log.info("worker %s gave up room %s, which it did not play", self.worker, room)
+        return True
+
+    async def _tidy(self, held: dict[str, tuple[int, str | None]]) -> None:
+        """Give up the rooms the database records as this worker's but that it does not play.
+
+        After an outage longer than the lease every table was dropped and none could be
+        released; once the database answers again, this worker's lease is renewed and those
+        rooms would stay recorded under it, played by nobody, claimable by nobody. A room is
+        released at once when its release had failed or another worker asks for it; else when
+        two renewals in a row found it so, with the same token — a room being made or claimed
+        here right now is recorded a moment before it is played, and is never judged by one
+        renewal (and a claim raises the token, which the release checks)."""
+        unplayed: dict[str, int] = {}
+        for room, (token, wanted) in held.items():
+            if not self._idle(room):
+                continue
+            failed = self._unreleased.get(room)
+            retried = failed is not None and failed.token == token
+            due = retried or wanted is not None or self.unplayed.get(room) == token
+            if not (due and self._idle(room) and await self._release_unplayed(room, token)):
+                unplayed[room] = token
+        self._unreleased = {r: got for r, got in self._unreleased.items() if r in unplayed}
+        self.unplayed = unplayed
+        if not unplayed:
+            self.unplayed_since = None
+        elif self.unplayed_since is None:
+            self.unplayed_since = time.monotonic()
+
+    def stuck(self) -> bool:
+        """Has the database recorded, for longer than a lease, rooms this worker does not play
+        (and cannot release)? Their players could not be served anywhere: /healthz says so."""
+        since = self.unplayed_since
+        return since is not None and time.monotonic() - since > self.settings.lease_ttl
 
     # ------------------------------------------------------------------ the loops
     async def _renew(self) -> None:
@@ -281,6 +346,7 @@ class Cluster:
                 held = None  # type: ignore[assignment]
             if held is not None and time.monotonic() - started < s.lease_ttl:
                 self.valid_until = started + s.lease_ttl - s.renew_every  # by this machine's clock, with a margin
+                self.renewed_at = started
             if not self.holding():  # not renewed in time: nothing of ours is sure any more
                 for table in list(self.hall.tables.values()):
                     self.lost(table)
@@ -294,6 +360,7 @@ class Cluster:
                         self.lost(mine)
                     elif now[1] is not None and now[1] != self.worker:
                         await self.release(mine)
+                await self._tidy(held)
             await asyncio.sleep(s.renew_every)
 
     async def _sweep(self) -> None:

@@ -144,6 +144,10 @@ class Hall:
             self.store_unavailable()
             raise
 
+    def database_ok(self) -> bool:
+        """Does the database take writes (no failed write is being probed for)?"""
+        return self._recovery is None or self._recovery.done()
+
     def store_unavailable(self) -> None:
         """The database failed: probe it with backoff until it takes writes again."""
         if self._recovery is None or self._recovery.done():

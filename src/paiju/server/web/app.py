@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from paiju.errors import IllegalAction
+from paiju.errors import REASONS, IllegalAction
 from paiju.registry import GAMES
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import profile, settlement
@@ -462,18 +462,37 @@ def create_app(
         return JSONResponse(info)
 
     async def healthz(req: Request) -> Response:
-        """For the proxy's health checks: 200 while this process serves (a worker: while its
-        lease is renewed), else 503 — the proxy then sends its rooms' players elsewhere."""
+        """For the proxy's health checks and an operator: 200 while this process can serve,
+        else 503 and why — the proxy then sends its rooms' players elsewhere. A worker is
+        unhealthy while its lease is not renewed (the database does not answer it in time),
+        while it stops, and while the database records rooms as its own that it cannot play
+        nor give up (``unplayed``). A whole hall (no cluster): while its database does not
+        take writes."""
         h = state.get("hall")
         if h is None:
-            return JSONResponse({"ok": False}, status_code=503)
+            return JSONResponse({"ok": False, "why": ["starting"]}, status_code=503)
+        database = "ok" if h.database_ok() else "unreachable"
         if h.cluster is None:
-            return JSONResponse({"ok": True, "worker": None, "rooms": len(h.tables)})
+            why = [] if database == "ok" else ["database"]
+            answer: dict[str, Any] = {"ok": not why, "why": why, "worker": None, "rooms": len(h.tables)}
+            return JSONResponse({**answer, "database": database}, status_code=200 if not why else 503)
         c = h.cluster
         mine = sorted(c.leases)
-        ok = c.holding() and not c.leaving
-        answer = {"ok": ok, "worker": c.worker, "rooms": len(mine), "room_ids": mine, "dropped": c.dropped}
-        return JSONResponse(answer, status_code=200 if ok else 503)
+        if not c.holding():
+            database = "unreachable"
+        why = [w for w, bad in (("database", not c.holding()), ("stopping", c.leaving), ("unplayed", c.stuck())) if bad]
+        answer = {
+            "ok": not why,
+            "why": why,  # database: the lease is not renewed; stopping; unplayed: rooms it cannot play nor give up
+            "worker": c.worker,
+            "database": database,
+            "renewed_ago": round(time.monotonic() - c.renewed_at, 3) if c.renewed_at else None,
+            "rooms": len(mine),
+            "room_ids": mine,
+            "unplayed": sorted(c.unplayed),
+            "dropped": c.dropped,
+        }
+        return JSONResponse(answer, status_code=200 if not why else 503)
 
     async def api_online(req: Request) -> Response:
         """Presence: how many players have a table open (on a worker: across the cluster)."""
@@ -609,8 +628,8 @@ def create_app(
             return
         try:
             table = await hall().table(ws.path_params["room"])
-        except RoomBusy:  # another worker did not give the room up in time
-            await refuse(ws, UNAVAILABLE, 1013, "unavailable")
+        except RoomBusy as e:  # the room is moving here, or this worker is stopping: try again soon
+            await refuse(ws, REASONS[e.code], 1013, e.code)
             return
         except SQLAlchemyError:
             await refuse(ws, UNAVAILABLE, 1013, "unavailable")

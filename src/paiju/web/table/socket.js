@@ -9,7 +9,16 @@ import { toast } from "../ui.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
-const PING_EVERY = 10000; // ms between pings: a silent server is given up after two
+// ms between pings while a hand is played, and otherwise: a server silent for two pings is
+// given up (paused, or cut off without a close) — within 6–9 s at a hand, so that a player
+// of a paused server is moved about as soon as another server takes the room over
+export const PING_PLAYING = 3000;
+export const PING_IDLE = 10000;
+export const OPEN_WAIT = 5000; // ms a socket may take to open (a paused server accepts, then says nothing)
+export const RETRY_FIRST = 500; // ms before the first reconnection, doubled each time up to
+export const RETRY_MAX = 2000; // this: a hall back after an outage is found within seconds
+// the hall's reasons for closing a socket that the page reconnects after (shown in the banner)
+const RECONNECT_REASONS = new Set(["unavailable", "room_moving", "room_moved", "worker_busy"]);
 
 /**
  * Open the room's socket (again, after a reconnection delay).
@@ -31,30 +40,41 @@ export function connect(tb, onMessage, onNotFound) {
     return;
   }
   S.ws = ws;
+  /** Give this socket up and reconnect (the proxy sends us to the room's server). */
+  const abandon = () => {
+    S.ws = null;
+    clearInterval(S.pingTimer);
+    try {
+      ws.close();
+    } catch {
+      /* closing a dead socket */
+    }
+    scheduleReconnect(tb, onMessage, onNotFound);
+  };
+  const opening = setTimeout(() => {
+    if (S.ws === ws && ws.readyState === WebSocket.CONNECTING) abandon();
+  }, OPEN_WAIT);
   ws.addEventListener("open", () => {
+    clearTimeout(opening);
     S.attempts = 0;
     S.connState = "open";
     tb.renderBanner();
     clearInterval(S.pingTimer);
     S.unanswered = 0;
+    S.pingedAt = Date.now();
     S.pingTimer = setInterval(() => {
-      // a server that answered none of two pings (paused, or cut off without a close): give
-      // this socket up and reconnect — the proxy sends us to the room's new server. Pings are
-      // counted, not the clock: a laptop woken up runs a late timer once, with no time to answer
+      const playing = S.update && S.update.room && S.update.room.status === "playing";
+      if (Date.now() - S.pingedAt < (playing ? PING_PLAYING : PING_IDLE) - 100) return;
+      // a server that answered none of two pings: give it up. Pings are counted, not the
+      // clock: a laptop woken up runs a late timer once, with no time to answer
       if (S.unanswered >= 2) {
-        S.ws = null;
-        clearInterval(S.pingTimer);
-        try {
-          ws.close();
-        } catch {
-          /* closing a dead socket */
-        }
-        scheduleReconnect(tb, onMessage, onNotFound);
+        abandon();
         return;
       }
       S.unanswered += 1;
+      S.pingedAt = Date.now();
       send(tb, { type: "ping" }, true);
-    }, PING_EVERY);
+    }, 500);
   });
   ws.addEventListener("message", (ev) => {
     S.unanswered = 0;
@@ -64,13 +84,17 @@ export function connect(tb, onMessage, onNotFound) {
     } catch {
       return;
     }
+    if (msg && msg.type === "error" && RECONNECT_REASONS.has(msg.code)) S.closeWhy = msg.code;
+    else if (msg && msg.type === "hello") S.closeWhy = null;
     onMessage(msg);
   });
   ws.addEventListener("close", (ev) => {
+    clearTimeout(opening);
     if (S.ws !== ws) return;
     S.ws = null;
     clearInterval(S.pingTimer);
     if (S.destroyed) return;
+    if (ev.code === 1012 && !S.closeWhy) S.closeWhy = "room_moved";
     if (ev.code === 4404 || ev.code === 4004) {
       onNotFound();
       return;
@@ -96,7 +120,7 @@ export function connect(tb, onMessage, onNotFound) {
 function scheduleReconnect(tb, onMessage, onNotFound) {
   const { S } = tb;
   if (S.destroyed) return;
-  const delay = Math.min(10000, 500 * 2 ** S.attempts) * (0.8 + Math.random() * 0.4);
+  const delay = Math.min(RETRY_MAX, RETRY_FIRST * 2 ** S.attempts) * (0.8 + Math.random() * 0.4);
   S.attempts += 1;
   S.connState = "reconnecting";
   S.retryAt = Date.now() + delay;

@@ -47,6 +47,8 @@ const AUTOSIT_KEY = "paiju.autosit";
  * @property {number | null} retryAt
  * @property {any} pingTimer
  * @property {number} unanswered pings not answered yet
+ * @property {number} pingedAt when the last ping went (ms)
+ * @property {string | null} closeWhy the reason code the hall gave for the last closed socket
  * @property {any} tickTimer
  * @property {any} hello
  * @property {any} update the last update (room, seat, turn, view, deadline …)
@@ -182,6 +184,8 @@ function initialState(roomId, R) {
     retryAt: null,
     pingTimer: null,
     unanswered: 0,
+    pingedAt: 0,
+    closeWhy: null,
     tickTimer: null,
     hello: null,
     update: null,

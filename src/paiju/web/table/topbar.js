@@ -7,6 +7,7 @@ import { t, label } from "../i18n.js";
 import { setSound, soundOn } from "../sound.js";
 import { h, toast } from "../ui.js";
 import { DIRECTION_KEY } from "./state.js";
+import { reasonText } from "./text.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -172,7 +173,8 @@ export function renderBanner(tb) {
   if (S.connState === "connecting" && !S.update) text = t("connecting");
   else if (S.connState === "reconnecting") {
     const s = S.retryAt ? Math.max(0, Math.ceil((S.retryAt - Date.now()) / 1000)) : 0;
-    text = t("reconnecting", { s });
+    // why the hall closed the socket (its database, the room moving, a server restarting)
+    text = S.closeWhy ? `${reasonText(S.closeWhy, {}, "")} · ${t("retry_in", { s })}` : t("reconnecting", { s });
   }
   banner.textContent = text;
   banner.classList.toggle("hidden", !text);
