@@ -19,7 +19,9 @@ import pytest
 import uvicorn
 
 import paiju
+from paiju.errors import REASONS
 from paiju.server.store.db import Store
+from paiju.server.tables.cluster_rooms import RoomBusy
 from paiju.server.web.app import create_app
 from paiju.versions import RECORD_VERSION
 
@@ -123,3 +125,26 @@ def test_a_table_whose_update_fails_does_not_stop_the_others(
         assert [s["bot"] for s in tables[bad].seats[:3]] == [None, "normal", "normal"]  # changed, not shown
     failures = [r for r in caplog.records if "could not send its update" in r.getMessage()]
     assert len(failures) == 1  # logged once, not at every change
+
+
+@pytest.mark.parametrize("code", ["room_moving", "worker_busy"])
+def test_a_room_that_cannot_be_played_here_right_now_says_why(
+    in_process: InProcess, code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker of a cluster that cannot play a room right now (its holder has not handed it
+    over, or this worker is stopping) tells the player which, not that the database failed;
+    the page reconnects (close 1013, try again later)."""
+    hall = Hall(in_process)  # type: ignore[arg-type]
+    p = hall.login("mover")
+    rid = hall.create_room(p)
+
+    async def busy(room: str) -> None:
+        raise RoomBusy(room, code)
+
+    monkeypatch.setattr(in_process.app.state.hall, "table", busy)
+    c = hall.connect(rid, p)
+    refusal = c.next()
+    c.wait_closed()
+    assert refusal["type"] == "error" and refusal["code"] == code, refusal
+    assert refusal["error"] == REASONS[code] and "database" not in refusal["error"]
+    assert c.ws.close_code == 1013
