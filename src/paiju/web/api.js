@@ -90,11 +90,15 @@ export const leaderboard = (game, by = "rating", offset = 0, limit = 20) =>
 
 export const games = () => getJSON("/api/games");
 
-// the lobby's rooms, of one game when `game` is given
-/** @param {string} [game] */
+// the lobby's rooms, of one game when `game` is given; `stale`: some may be out of date (a
+// server of the hall could not reach the others and lists their rooms as it last saw them)
+/**
+ * @param {string} [game]
+ * @returns {Promise<{rooms: any[], stale: boolean}>}
+ */
 export async function rooms(game = "") {
   const d = await getJSON("/api/rooms" + (game ? "?game=" + encodeURIComponent(game) : ""));
-  return (d && d.rooms) || [];
+  return { rooms: (d && d.rooms) || [], stale: Boolean(d && d.stale) };
 }
 
 // 快速开始: seated at the first table of `game` with a free seat (or a new one with bots) → {room, seat}

@@ -268,20 +268,25 @@ export function mountLobby(root, ctx) {
 
   async function loadRooms() {
     try {
-      const rooms = await api.rooms(filter.value);
-      if (!destroyed) renderRooms(rooms);
+      const { rooms, stale } = await api.rooms(filter.value);
+      if (!destroyed) renderRooms(rooms, stale);
     } catch (err) {
       if (!destroyed) roomList.replaceChildren(h("div", { class: "muted" }, err.message));
     }
   }
 
-  function renderRooms(rooms) {
+  /**
+   * @param {any[]} rooms
+   * @param {boolean} stale some rooms as last seen (the hall's servers could not reach each other)
+   */
+  function renderRooms(rooms, stale) {
+    const note = stale ? [h("div", { class: "muted stale", "data-testid": "rooms-stale" }, t("rooms_stale"))] : [];
     if (!rooms.length) {
-      roomList.replaceChildren(h("div", { class: "muted empty" }, t("no_rooms")));
+      roomList.replaceChildren(...note, h("div", { class: "muted empty" }, t("no_rooms")));
       return;
     }
     const rows = rooms.map((r) => roomRow(ctx, r));
-    roomList.replaceChildren(...rows);
+    roomList.replaceChildren(...note, ...rows);
   }
 
   async function loadGames() {

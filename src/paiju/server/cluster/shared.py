@@ -22,8 +22,15 @@ N): ``paiju:lobby:dbN`` says the lobby changed (a room opened, closed or changed
 ``paiju:to:dbN:{id}`` asks worker ``id`` to give a room up (lease.py's ``wanted_by``, without
 waiting for its next renewal).
 
-When Redis does not answer the hall goes on with what it has: its own rooms in the lobby,
-its own counts for the caps (a warning is logged); nothing of the game's state is in Redis.
+When Redis does not answer the hall goes on with what it has (a warning is logged); nothing
+of the game's state is in Redis. A request never waits long for it: what requests ask (a lobby
+page, a room's entry, presence, the connection caps, the per-minute rates) goes through a pool
+of its own with a short budget (``QUICK``), and after one of them failed the others leave Redis
+alone for ``PAUSE`` seconds, then one request tries again (``_quick``). Meanwhile the lobby is
+this worker's own rooms and the other workers' as last read (marked stale), presence the last
+known figures, the caps and rates this worker's own counts; once Redis answers again this
+worker's connection counts are written anew from its own (``_resync``). The loops (heartbeat,
+lobby entries, messages, pub/sub) keep the longer timeouts of the main pool.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import orjson
 import redis.asyncio as aioredis
@@ -47,7 +54,17 @@ PREFIX = "paiju:"
 ALIVE_FOR = 5  # seconds a worker's keys outlive its last heartbeat
 BEAT_EVERY = 1.0  # seconds between heartbeats
 SYNC_EVERY = 0.2  # seconds between two syncs of the message counts
-REDIS_CONNECTIONS = 32  # per worker
+REDIS_CONNECTIONS = 32  # per worker, for requests (the loops have a few more of their own)
+LOOP_CONNECTIONS = 8
+QUICK = 0.1  # seconds a request waits for Redis at most
+PAUSE = 1.0  # seconds requests leave Redis alone after it failed one of them
+SEEN_MAX = 5000  # lobby entries kept as last read, per index (the lobby shown while Redis fails)
+
+T = TypeVar("T")
+
+
+class RedisUnavailable(RedisError):
+    """Redis did not answer a request in time, or was not asked (it failed a moment ago)."""
 
 
 class FairShares(Protocol):
@@ -75,12 +92,21 @@ class Shared:
 
     def __init__(self, url: str, worker: str, limits: FairShares) -> None:
         self.url, self.worker, self.limits = url, worker, limits
-        # a bounded pool that makes a request wait for a connection (a thousand players
-        # connecting at once must not open a thousand connections, nor fail)
+        # the loops' pool: patient (a heartbeat may wait)
         self._pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=REDIS_CONNECTIONS, timeout=5.0, socket_timeout=2.0, socket_connect_timeout=2.0
+            url, max_connections=LOOP_CONNECTIONS, timeout=5.0, socket_timeout=2.0, socket_connect_timeout=2.0
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=self._pool)
+        # the requests' pool: bounded (a thousand players connecting at once must not open a
+        # thousand connections) and short; a command that times out or is cancelled closes
+        # its connection (redis-py disconnects on any error or cancellation mid-command), so
+        # an answer that comes late is never read as the next command's
+        self._quick_pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=QUICK, socket_timeout=QUICK, socket_connect_timeout=QUICK
+        )
+        self.quick: aioredis.Redis = aioredis.Redis(connection_pool=self._quick_pool)
+        self._paused_until = 0.0  # monotonic time requests may ask Redis again (0: it answers)
+        self._probing = False  # one request is trying Redis again after a pause
         # channels are the whole server's, whatever the database: named after it, so that two
         # clusters on one Redis (two database numbers) do not hear each other
         db = self._pool.connection_kwargs.get("db", 0)
@@ -90,6 +116,8 @@ class Shared:
         self.on_lobby: Callable[[], None] = lambda: None  # another worker's lobby changed
         self.on_wanted: Callable[[str], Awaitable[None]] | None = None  # a room is asked of this worker
         self.players_here: Callable[[], int] = lambda: 0  # players with a table open on this worker
+        # this worker's open table connections per p:/a: key (what its conns hash should hold)
+        self.conns_here: Callable[[], dict[str, int]] = dict
         self._rooms: dict[str, bytes] = {}  # this worker's lobby entries as last sent
         self._games: dict[str, str] = {}  # room → its game (the lobby has an index per game)
         self._created: dict[str, float] = {}  # room → when it was made (the lobby's order)
@@ -102,6 +130,13 @@ class Shared:
         self._tasks: list[asyncio.Task[None]] = []
         self._warned = 0.0
         self.live: list[str] = [worker]  # the workers alive at the last heartbeat
+        self._resync = False  # this worker's connection counts in Redis may be wrong: write them anew
+        self._counting = 0  # connection counts being sent
+        self._counted = 0  # connection counts sent or skipped, ever
+        self._others_online = 0  # players online on the other workers, as last read
+        self._online_of: dict[int, bool] = {}  # is_online's last answers
+        self._seen: dict[str, dict[str, dict[str, Any]]] = {}  # lobby index → room → entry as last read
+        self._seen_total: dict[str, int] = {}
 
     async def start(self) -> None:
         await self.redis.ping()  # fail at start-up, not later, when Redis is misnamed
@@ -126,12 +161,36 @@ class Shared:
             await pipe.execute()
         await self.redis.aclose()
         await self._pool.disconnect()
+        await self.quick.aclose()
+        await self._quick_pool.disconnect()
 
     def trouble(self, what: str, e: BaseException) -> None:
+        self._resync = True  # a count may have been lost or added twice meanwhile
         now = time.monotonic()
         if now - self._warned > 10:
             self._warned = now
-            log.warning("Redis: %s failed (%s); going on with this worker's own state", what, e)
+            why = str(e) or type(e).__name__
+            log.warning("Redis: %s failed (%s); going on with this worker's own state", what, why)
+
+    async def _quick(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        """``call()`` on behalf of a request: at most ``QUICK`` seconds, and not at all for
+        ``PAUSE`` seconds after Redis failed a request (then one request tries again while the
+        others go on without it). RedisUnavailable when it did not answer."""
+        if self._probing or time.monotonic() < self._paused_until:
+            raise RedisUnavailable(f"{what}: Redis failed a moment ago")
+        probe = self._paused_until > 0
+        self._probing = probe
+        try:
+            got = await asyncio.wait_for(call(), QUICK)
+        except (TimeoutError, RedisError, OSError) as e:
+            self._paused_until = time.monotonic() + PAUSE
+            self.trouble(what, e)
+            raise RedisUnavailable(f"{what}: {str(e) or type(e).__name__}") from e
+        finally:
+            if probe:
+                self._probing = False
+        self._paused_until = 0.0
+        return got
 
     # ------------------------------------------------------------------ liveness and the lobby
     def room_changed(self, room: str, info: dict[str, Any] | None) -> None:
@@ -177,9 +236,31 @@ class Shared:
             self._gone.update(gone)
             self.trouble("sending the lobby", e)
 
+    async def _resync_conns(self) -> None:
+        """This worker's connection counts in Redis, written anew from its own (after Redis
+        failed: a connection counted while it did not answer was not, or twice)."""
+        if not self._resync or self._counting:
+            return  # a count on its way: the local counts and Redis's are not comparable yet
+        self._resync, before = False, self._counted
+        key = _key("conns", self.worker)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(key)
+        counts = self.conns_here()
+        if counts:
+            pipe.hset(key, mapping=counts)  # type: ignore[arg-type]
+            pipe.expire(key, ALIVE_FOR)
+        try:
+            await pipe.execute()
+        except BaseException:
+            self._resync = True
+            raise
+        if self._counted != before:  # one counted meanwhile may have reached Redis first
+            self._resync = True
+
     async def _beat(self) -> None:
         while True:
             try:
+                await self._resync_conns()
                 pipe = self.redis.pipeline(transaction=False)
                 beat = {"at": time.time(), "players": self.players_here()}
                 pipe.set(_key("worker", self.worker), orjson.dumps(beat), ex=ALIVE_FOR)
@@ -209,27 +290,68 @@ class Shared:
     async def lobby_page(self, offset: int, limit: int, game: str | None = None) -> tuple[list[dict[str, Any]], int]:
         """One page of the cluster's open rooms, newest first, and how many there are: the page's
         entries alone are read (a lobby of tens of thousands of rooms costs what a page costs).
-        Rooms whose worker is gone (their entry expired) leave the index as they are met."""
+        Rooms whose worker is gone (their entry expired) leave the index as they are met.
+        RedisUnavailable when Redis does not answer in time (``lobby_copy`` has the last read)."""
+        index = game or "all"
+        rooms, total, ended = await self._quick("reading the lobby", lambda: self._read_page(offset, limit, game))
+        self._keep(index, offset, rooms, total, ended)
+        return rooms, total
+
+    async def _read_page(self, offset: int, limit: int, game: str | None) -> tuple[list[dict[str, Any]], int, bool]:
         index = _key("lobby", game or "all")
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.quick.pipeline(transaction=False)
         pipe.zrevrange(index, offset, offset + limit - 1)
         pipe.zcard(index)
         ids, total = await pipe.execute()
         if not ids:
-            return [], int(total)
-        datas = await self.redis.mget([_key("room", r.decode()) for r in ids])
+            return [], int(total), True
+        datas = await self.quick.mget([_key("room", r.decode()) for r in ids])
         stale = [r for r, d in zip(ids, datas) if d is None]
         if stale:
-            pipe = self.redis.pipeline(transaction=False)
+            pipe = self.quick.pipeline(transaction=False)
             pipe.zrem(_key("lobby", "all"), *stale)
             if game:
                 pipe.zrem(index, *stale)
             await pipe.execute()
-        return [orjson.loads(d) for d in datas if d is not None], int(total) - len(stale)
+        rooms = [orjson.loads(d) for d in datas if d is not None]
+        return rooms, int(total) - len(stale), len(ids) < limit
+
+    def _keep(self, index: str, offset: int, rooms: list[dict[str, Any]], total: int, ended: bool) -> None:
+        """A page just read, kept for ``lobby_copy``: its entries, and the entries kept before
+        whose place is within the page but are not on it any more (closed, or gone) dropped."""
+        seen = self._seen.setdefault(index, {})
+        top = math.inf if offset == 0 else (float(rooms[0].get("created", 0)) if rooms else -math.inf)
+        bottom = -math.inf if ended else (float(rooms[-1].get("created", 0)) if rooms else math.inf)
+        ids = {r["id"] for r in rooms}
+        for rid in [rid for rid, r in seen.items() if rid not in ids and bottom < float(r.get("created", 0)) < top]:
+            del seen[rid]
+        seen.update((r["id"], r) for r in rooms)
+        if len(seen) > SEEN_MAX:  # the newest kept
+            kept = sorted(seen.values(), key=lambda r: float(r.get("created", 0)), reverse=True)[:SEEN_MAX]
+            self._seen[index] = {r["id"]: r for r in kept}
+        self._seen_total[index] = total
+
+    def lobby_copy(
+        self, offset: int, limit: int, game: str | None, own: Iterable[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], int]:
+        """The lobby while Redis does not answer: this worker's own rooms (``own``, entries with
+        their ``created``) and the others as last read, newest first."""
+        index = game or "all"
+        rooms = dict(self._seen.get(index, {}))
+        rooms.update((r["id"], r) for r in own if game is None or r.get("game") == game)
+        listed = sorted(rooms.values(), key=lambda r: float(r.get("created", 0)), reverse=True)
+        return listed[offset : offset + limit], max(len(listed), self._seen_total.get(index, 0))
 
     async def room(self, room: str) -> dict[str, Any] | None:
-        """One room's lobby entry, from whichever worker plays it."""
-        data = await self.redis.get(_key("room", room))
+        """One room's lobby entry, from whichever worker plays it (while Redis does not answer:
+        as last read in a lobby page, with ``"stale": true``, or RedisUnavailable)."""
+        try:
+            data = await self._quick("reading a room", lambda: self.quick.get(_key("room", room)))
+        except RedisUnavailable:
+            for seen in self._seen.values():
+                if room in seen:
+                    return {**seen[room], "stale": True}
+            raise
         if data is None:
             return None
         info: dict[str, Any] = orjson.loads(data)
@@ -238,7 +360,7 @@ class Shared:
     async def ask(self, owner: str, room: str) -> None:
         """Ask ``owner`` to give ``room`` up now (it would see the request at its next renewal)."""
         try:
-            await self.redis.publish(f"{self._to}:{owner}", room)
+            await self._quick("asking for a room", lambda: self.quick.publish(f"{self._to}:{owner}", room))
         except (RedisError, OSError) as e:
             self.trouble("asking for a room", e)
 
@@ -264,9 +386,13 @@ class Shared:
 
     # ------------------------------------------------------------------ connections and presence
     async def connect(self, player: int, address: str) -> str | None:
-        """Count a table connection against the cluster's caps, or say why it is refused."""
+        """Count a table connection against the cluster's caps, or say why it is refused
+        (RedisUnavailable: this worker's own count decides)."""
+        return await self._counting_call("counting a connection", lambda: self._connect(player, address))
+
+    async def _connect(self, player: int, address: str) -> str | None:
         p, a = f"p:{player}", f"a:{address}"
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.quick.pipeline(transaction=False)
         for w in self.live:
             pipe.hmget(_key("conns", w), [p, a])
         counts = await pipe.execute()
@@ -281,45 +407,83 @@ class Shared:
         return None
 
     async def disconnect(self, player: int, address: str) -> None:
+        # on Redis trouble, counted anew from this worker's own counts once it answers (_resync_conns)
+        with contextlib.suppress(RedisError):
+            await self._counting_call("counting a connection", lambda: self._count(player, address, -1))
+
+    async def _counting_call(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        self._counting += 1
+        self._counted += 1
         try:
-            await self._count(player, address, -1)
-        except (RedisError, OSError) as e:
-            self.trouble("counting a connection", e)
+            return await self._quick(what, call)
+        except RedisError:
+            self._resync = True
+            raise
+        finally:
+            self._counting -= 1
 
     async def _count(self, player: int, address: str, step: int) -> None:
         key = _key("conns", self.worker)
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.quick.pipeline(transaction=False)
         pipe.hincrby(key, f"p:{player}", step)
         pipe.hincrby(key, f"a:{address}", step)
         pipe.expire(key, ALIVE_FOR)
         left = await pipe.execute()
         empty = [f for f, n in ((f"p:{player}", left[0]), (f"a:{address}", left[1])) if n <= 0]
         if empty:
-            await self.redis.hdel(key, *empty)
+            await self.quick.hdel(key, *empty)
 
-    async def online(self) -> int:
+    async def online(self) -> tuple[int, bool]:
         """Players with a table open, the live workers' counts added up (as of their last
-        heartbeat; a player at tables on two workers counts on both): one read per worker."""
-        beats = await self.redis.mget([_key("worker", w) for w in self.live])
-        return sum(int(orjson.loads(b).get("players", 0)) for b in beats if b is not None)
+        heartbeat; a player at tables on two workers counts on both): one read per worker.
+        And whether the figure is stale: while Redis does not answer, the other workers' as
+        last read and this worker's own now."""
+        live = list(self.live)
+        try:
+            beats = await self._quick("reading presence", lambda: self.quick.mget([_key("worker", w) for w in live]))
+        except RedisUnavailable:
+            return self._others_online + self.players_here(), True
+        counts = {w: int(orjson.loads(b).get("players", 0)) for w, b in zip(live, beats) if b is not None}
+        total = sum(counts.values())
+        self._others_online = total - counts.get(self.worker, 0)
+        return total, False
 
     async def is_online(self, player: int) -> bool:
-        """Has ``player`` a table open on any live worker?"""
-        pipe = self.redis.pipeline(transaction=False)
-        for w in self.live:
-            pipe.hget(_key("conns", w), f"p:{player}")
-        return any(int(n or 0) > 0 for n in await pipe.execute())
+        """Has ``player`` a table open on any live worker? (While Redis does not answer: the
+        last answer, or RedisUnavailable.)"""
+        live = list(self.live)
+
+        async def ask() -> list[Any]:
+            pipe = self.quick.pipeline(transaction=False)
+            for w in live:
+                pipe.hget(_key("conns", w), f"p:{player}")
+            return list(await pipe.execute())
+
+        try:
+            counts = await self._quick("reading presence", ask)
+        except RedisUnavailable:
+            if player in self._online_of:
+                return self._online_of[player]
+            raise
+        if len(self._online_of) > 10_000:
+            self._online_of.clear()
+        self._online_of[player] = any(int(n or 0) > 0 for n in counts)
+        return self._online_of[player]
 
     # ------------------------------------------------------------------ rates
     async def within(self, kind: str, key: Any, per_minute: float) -> bool:
-        """One more ``kind`` (rooms, replays) for ``key`` this minute, across the cluster?"""
+        """One more ``kind`` (rooms, replays) for ``key`` this minute, across the cluster?
+        (RedisUnavailable: the hall's own counts decide, throttle.py.)"""
         window = int(time.time() // 60)
         name = _key("rate", kind, key, window)
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.incr(name)
-        pipe.expire(name, 120)
-        count = (await pipe.execute())[0]
-        return bool(count <= max(1, math.floor(per_minute)))
+
+        async def count() -> int:
+            pipe = self.quick.pipeline(transaction=False)
+            pipe.incr(name)
+            pipe.expire(name, 120)
+            return int((await pipe.execute())[0])
+
+        return await self._quick(f"counting {kind}", count) <= max(1, math.floor(per_minute))
 
     def message(self, player: int, address: str) -> bool:
         """Count one table message; False when the player or address is over its share of

@@ -102,6 +102,7 @@ class Cluster:
         await self.shared.start()
         self.shared.on_wanted = self._wanted
         self.shared.players_here = lambda: len(self.hall.throttle.conns_of_player)
+        self.shared.conns_here = self._conns_here
         self.shared.on_lobby = self._pages.clear
         started = time.monotonic()
         await self._tx(leases.renew_tx, self.worker, self.settings.lease_ttl)  # the lease rooms made here rest on
@@ -405,11 +406,12 @@ class Cluster:
             announced = set(self.hall.tables)
             await self.shared.flush_rooms(announce=bool(fresh))
 
-    async def lobby_page(self, offset: int, limit: int, game: str | None) -> tuple[list[dict[str, Any]], int]:
-        """A page of the cluster's lobby (this worker's own rooms as they are now); on Redis
-        trouble, this worker's own rooms alone."""
+    async def lobby_page(self, offset: int, limit: int, game: str | None) -> tuple[list[dict[str, Any]], int, bool]:
+        """A page of the cluster's lobby (this worker's own rooms as they are now), and whether
+        it is stale: on Redis trouble, this worker's own rooms and the others' as last read."""
         key = (offset, limit, game)
         cached = self._pages.get(key)
+        stale = False
         if cached is not None and time.monotonic() - cached[0] < self.hall.limits.lobby_refresh:
             rooms, total = cached[1], cached[2]
         else:
@@ -417,13 +419,22 @@ class Cluster:
                 rooms, total = await self.shared.lobby_page(offset, limit, game)
             except Exception as e:
                 self.shared.trouble("reading the lobby", e)
-                mine = [t for t in reversed(self.hall.tables.values()) if game is None or t.game_name == game]
-                return [t.room_info() for t in mine[offset : offset + limit]], len(mine)
-            if len(self._pages) > 256:
-                self._pages.clear()
-            self._pages[key] = (time.monotonic(), rooms, total)
+                mine = [{**t.room_info(), "created": t.created} for t in self.hall.tables.values()]
+                rooms, total = self.shared.lobby_copy(offset, limit, game, mine)
+                stale = True
+            else:
+                if len(self._pages) > 256:
+                    self._pages.clear()
+                self._pages[key] = (time.monotonic(), rooms, total)
         out = []
         for r in rooms:
             table = self.hall.tables.get(r["id"])
             out.append(table.room_info() if table is not None else {k: v for k, v in r.items() if k != "created"})
-        return out, total
+        return out, total, stale
+
+    def _conns_here(self) -> dict[str, int]:
+        """This worker's table connections per player (``p:``) and address (``a:``)."""
+        t = self.hall.throttle
+        counts = {f"p:{p}": n for p, n in t.conns_of_player.items()}
+        counts.update((f"a:{a}", n) for a, n in t.conns_of_address.items())
+        return counts

@@ -212,23 +212,26 @@ class Hall:
             ok = self.cluster.shared.message(pid, address) and ok
         return ok
 
-    async def online(self) -> int:
-        """How many players have a table open (presence): this process's, or the whole cluster's."""
+    async def online(self) -> tuple[int, bool]:
+        """How many players have a table open (presence): this process's, or the whole cluster's;
+        and whether the figure is stale (a worker whose Redis does not answer: as last known)."""
         if self.cluster is not None:
             try:
                 return await self.cluster.shared.online()
             except Exception as e:
                 self.cluster.shared.trouble("reading presence", e)
-        return len(self.throttle.conns_of_player)
+        return len(self.throttle.conns_of_player), self.cluster is not None
 
     async def is_online(self, pid: int) -> bool:
         """Has ``pid`` a table open (on a worker: on any worker of the cluster)?"""
+        if pid in self.throttle.conns_of_player:
+            return True
         if self.cluster is not None:
             try:
                 return await self.cluster.shared.is_online(pid)
             except Exception as e:
                 self.cluster.shared.trouble("reading presence", e)
-        return pid in self.throttle.conns_of_player
+        return False
 
     # ------------------------------------------------------------------ players
     def player_names(self, ids: list[int]) -> dict[int, str]:

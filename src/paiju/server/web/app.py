@@ -34,6 +34,7 @@ from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall'
 from paiju.server.accounts import profile, settlement
 from paiju.server.accounts import users as accounts
 from paiju.server.accounts.settlement import BeanSettings
+from paiju.server.cluster.shared import RedisUnavailable
 from paiju.server.store import db
 from paiju.server.store.db import Store
 from paiju.server.store.records import DamagedHand, stored_record
@@ -57,6 +58,7 @@ WEB = Path(__file__).resolve().parents[2] / "web"  # src/paiju/web: the page
 COOKIE = "paiju_token"
 TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a login token can be (the store makes hex)
 UNAVAILABLE = "the hall cannot reach its database right now; nothing was changed — try again in a moment"
+OTHERS_UNAVAILABLE = "the hall cannot reach its other servers right now — try again in a moment"
 START_WAIT = 60.0  # seconds the hall waits for its database at start-up
 BODY_TIMEOUT = 10.0  # seconds to send a request body
 MAX_PAGE = 200
@@ -395,8 +397,9 @@ def create_app(
         p = await me(req)
         game = req.query_params.get("game")
         cluster = hall().cluster
+        stale = False  # on a worker whose Redis does not answer: other workers' rooms as last read
         if cluster is not None:  # the whole cluster's lobby, a page of it read from Redis
-            page, total = await cluster.lobby_page(offset, limit, game or None)
+            page, total, stale = await cluster.lobby_page(offset, limit, game or None)
         else:
             rooms = hall().lobby()
             if game:
@@ -406,7 +409,7 @@ def create_app(
             page = [{**r, "your_seat": _seat_of(r, hall(), p["id"])} for r in page]
         else:
             page = [{**r, "your_seat": None} for r in page]
-        return JSONResponse({"rooms": page, "total": total, "offset": offset, "limit": limit})
+        return JSONResponse({"rooms": page, "total": total, "offset": offset, "limit": limit, "stale": stale})
 
     async def create_room(req: Request) -> Response:
         same_origin(req)
@@ -455,7 +458,10 @@ def create_app(
         if table is not None:
             return JSONResponse(table.room_info())
         cluster = hall().cluster
-        info = await cluster.shared.room(rid) if cluster is not None and len(rid) <= 64 else None
+        try:
+            info = await cluster.shared.room(rid) if cluster is not None and len(rid) <= 64 else None
+        except RedisUnavailable:  # another worker's room, never seen in a lobby page
+            return _error(OTHERS_UNAVAILABLE, 503)
         if info is None:  # on a worker: the lobby entry of the worker that plays it
             return _error("no such room", 404)
         info.pop("created", None)
@@ -496,7 +502,8 @@ def create_app(
 
     async def api_online(req: Request) -> Response:
         """Presence: how many players have a table open (on a worker: across the cluster)."""
-        return JSONResponse({"players": await hall().online()})
+        players, stale = await hall().online()
+        return JSONResponse({"players": players, "stale": stale})
 
     async def hand_record(rid: str, n: int) -> bytes:
         """The stored record of room ``rid``'s finished hand ``n``, encoded (HttpError if none)."""
