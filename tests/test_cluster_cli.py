@@ -1,6 +1,7 @@
 """``paiju cluster``: ``config`` writes a configuration HAProxy accepts; ``up`` refuses what
 a cluster cannot share, and really runs one — workers on PostgreSQL (PAIJU_TEST_POSTGRES)
-and Redis (PAIJU_TEST_REDIS), HAProxy in front — until SIGINT stops every process of it."""
+and Redis (PAIJU_TEST_REDIS), HAProxy in front — starts again a worker or HAProxy killed
+with SIGKILL while a table plays on, until SIGINT stops every process of it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import os
 import queue
 import random
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -18,7 +20,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -206,6 +208,41 @@ class _Cluster:
                 os.kill(pid, signal.SIGKILL)
 
 
+def _pid(cluster: _Cluster, name: str) -> int:
+    """The pid ``paiju cluster up`` printed for ``name`` ("worker w1" or "haproxy") last."""
+    pids = re.findall(rf"^(?:\S+ )?{re.escape(name)}(?::.*? pid| started again: pid) (\d+)", cluster.text(), re.M)
+    assert pids, f"no pid of {name}:\n{cluster.text()}"
+    return int(pids[-1])
+
+
+def _until(cond: Callable[[], object], seconds: float, what: str, cluster: _Cluster) -> float:
+    """Seconds until ``cond()`` is true (or an error saying ``what`` did not happen)."""
+    start = time.monotonic()
+    while not cond():
+        if time.monotonic() - start > seconds:
+            raise AssertionError(f"{what}: not within {seconds} s; the output:\n{cluster.text()}")
+        time.sleep(0.05)
+    return time.monotonic() - start
+
+
+@contextlib.contextmanager
+def _schema_of_its_own(pg: str) -> Iterator[str]:
+    """``pg`` with its tables in a new schema, dropped afterwards: a room of bots a test made
+    does not play on in the next cluster on this database."""
+    from sqlalchemy import create_engine, text
+
+    schema = f"cluster_cli_{secrets.token_hex(4)}"
+    admin = create_engine(pg)
+    with admin.begin() as c:
+        c.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield f"{pg}{'&' if '?' in pg else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as c:
+            c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
 @pytest.fixture
 def cluster_args(tmp_path: Path) -> Iterator[list[str]]:
     pg, redis, _ = _needs_cluster()
@@ -227,7 +264,7 @@ def cluster_args(tmp_path: Path) -> Iterator[list[str]]:
     ]
 
 
-def test_up_runs_a_cluster_until_sigint(cluster_args: list[str], tmp_path: Path) -> None:
+def test_up_runs_a_cluster_restarts_haproxy_and_stops_at_sigint(cluster_args: list[str], tmp_path: Path) -> None:
     start = time.monotonic()
     cluster = _Cluster(["--workers", "2", *cluster_args], tmp_path)
     try:
@@ -246,6 +283,13 @@ def test_up_runs_a_cluster_until_sigint(cluster_args: list[str], tmp_path: Path)
         assert len(processes) >= 3, processes  # two workers and haproxy (and the workers' helpers)
         for name in (f"{prefix}1.log", f"{prefix}2.log", "haproxy.cfg"):
             assert (tmp_path / name).exists(), name
+        # HAProxy killed: started again at once (test_up_starts_a_killed_worker_… does more)
+        proxy = _pid(cluster, "haproxy")
+        os.kill(proxy, signal.SIGKILL)
+        cluster.wait_for(rf"haproxy \(pid {proxy}\) was killed by SIGKILL; starting it again in 0.5 s$", 5)
+        cluster.wait_for(r"haproxy answers \S+ again, [\d.]+ s after it died", 10)
+        assert _get_json(f"{hall}/healthz") is not None
+        processes = _children(cluster.proc.pid) | {proxy}
 
         cluster.proc.send_signal(signal.SIGINT)
         stopped = time.monotonic()
@@ -273,3 +317,115 @@ def test_up_stops_all_when_a_worker_fails_to_start(cluster_args: list[str], tmp_
         assert "the cluster stopped" in text
     finally:
         cluster.kill()
+
+
+@pytest.mark.slow
+def test_up_starts_a_killed_worker_and_a_killed_haproxy_again(cluster_args: list[str], tmp_path: Path) -> None:
+    """kill -9 of the worker playing a table: it is started again, answers directly and
+    through the proxy, and gets its room back; kill -9 of HAProxy: it is started again and
+    the hall answers; the table plays on throughout; then SIGINT stops every process."""
+    with contextlib.ExitStack() as cleanup:
+        args = list(cluster_args)
+        args[args.index("--db") + 1] = cleanup.enter_context(_schema_of_its_own(args[args.index("--db") + 1]))
+        cluster = _Cluster(["--workers", "2", *args], tmp_path)
+        cleanup.callback(cluster.kill)
+        _kill_9_and_back(cluster, tmp_path)
+
+
+def _kill_9_and_back(cluster: _Cluster, tmp_path: Path) -> None:
+    from server.cluster_harness import Front, Seat
+    from server.harness import Hall, sit_with_bots
+    from server.test_cluster import moves
+    from server.test_durability import keeps_playing
+
+    seat: Seat | None = None
+    try:
+        hall_url = cluster.wait_for(r"the hall: (http://\S+?)/?\s", 45)[1]
+        text = cluster.text()
+        direct = dict(re.findall(r"^worker (\S+): (http://\S+?)/ pid", text, re.M))
+        assert len(direct) == 2, text
+        hall = Hall(Front(int(hall_url.rpartition(":")[2])))  # type: ignore[arg-type]
+        player = hall.login(f"sup{os.getpid()}")
+        rid = hall.create_room(player, {"variant": "classic"}, turn_timeout=600, name="supervised")
+        first = hall.connect(rid, player)
+        sit_with_bots(first)
+        first.send({"type": "start"})
+        first.until_update(lambda m: m["room"]["status"] == "playing")
+        first.close()
+        seat = Seat(hall, rid, player, keeps_playing)
+        assert seat.ready.wait(10)
+        moves(seat, 3)
+
+        def holder() -> str | None:
+            for name, url in direct.items():
+                answer = _get_json(f"{url}/healthz")
+                if answer is not None and rid in answer.get("room_ids", []):  # type: ignore[operator]
+                    return name
+            return None
+
+        victim = holder()
+        assert victim is not None, f"no worker holds room {rid}"
+        killed = _pid(cluster, f"worker {victim}")
+        os.kill(killed, signal.SIGKILL)
+        died = time.monotonic()
+        cluster.wait_for(
+            rf"worker {re.escape(victim)} \(pid {killed}\) was killed by SIGKILL; starting it again in 0.5 s$", 5
+        )
+        again = int(cluster.wait_for(rf"worker {re.escape(victim)} started again: pid (\d+)$", 5)[1])
+        _until(lambda: _get_json(f"{direct[victim]}/healthz"), 30, f"{victim} answers", cluster)
+        answers = time.monotonic() - died
+        _until(
+            lambda: (_get_json(f"{hall_url}/healthz") or {}).get("worker") == victim,
+            15,
+            f"{victim} answers through the proxy",
+            cluster,
+        )
+        through = time.monotonic() - died
+        cluster.wait_for(rf"worker {re.escape(victim)} answers \S+ again, [\d.]+ s after it died", 10)
+        print(f"worker {victim} killed: answers {answers:.1f} s after, through the proxy {through:.1f} s after")
+        moves(seat, 3, 20, "the table plays on after its worker was killed")
+        # a new connection is sent to the worker back by the hash: it takes the room back
+        watcher = [hall.connect(rid, player)]
+
+        def home() -> bool:
+            if holder() == victim:
+                return True
+            if watcher[-1].closed:  # 1013: the room's holder was slow to give it up; the page tries again
+                watcher.append(hall.connect(rid, player))
+            return False
+
+        try:
+            _until(home, 15, f"{victim} plays room {rid} again", cluster)
+            moves(seat, 3, 20, "the table plays on its worker started again")
+        finally:
+            for c in watcher:
+                c.close()
+
+        proxy = _pid(cluster, "haproxy")
+        os.kill(proxy, signal.SIGKILL)
+        died = time.monotonic()
+        cluster.wait_for(rf"haproxy \(pid {proxy}\) was killed by SIGKILL; starting it again in 0.5 s$", 5)
+        proxy_again = int(cluster.wait_for(r"haproxy started again: pid (\d+)$", 5)[1])
+        _until(lambda: _get_json(f"{hall_url}/healthz"), 15, "the hall answers again", cluster)
+        print(f"haproxy killed: the hall answers {time.monotonic() - died:.1f} s after")
+        cluster.wait_for(r"haproxy answers \S+ again, [\d.]+ s after it died", 10)
+        moves(seat, 3, 20, "the table plays on after HAProxy was killed")
+        seat.close()
+        seat = None
+
+        processes = _children(cluster.proc.pid)
+        assert {again, proxy_again} <= processes
+        cluster.proc.send_signal(signal.SIGINT)
+        stopped = time.monotonic()
+        assert cluster.proc.wait(timeout=15) == 0, cluster.text()
+        while any(_alive(pid) for pid in processes) and time.monotonic() < stopped + 15:
+            time.sleep(0.1)
+        left = sorted(pid for pid in processes | {killed, proxy} if _alive(pid))
+        assert not left, f"still running 15 s after SIGINT: {left}"
+        text = cluster.text()
+        assert "the cluster stopped" in text
+        assert "started again" not in text.partition("stopping the cluster")[2], text
+        print(f"stopped {time.monotonic() - stopped:.1f} s after SIGINT")
+    finally:
+        if seat is not None:
+            seat.close()

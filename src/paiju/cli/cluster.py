@@ -1,5 +1,6 @@
-"""``paiju cluster``: hall workers behind HAProxy — ``up`` runs a cluster on this machine,
-``config`` writes the proxy's configuration for real machines (docs/deploy.md).
+"""``paiju cluster``: hall workers behind HAProxy — ``up`` runs a cluster on this machine
+and starts again any of its processes that dies (the delays: supervisor.py), ``config``
+writes the proxy's configuration for real machines (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 from rich.markup import escape
 
 from paiju.cli.common import _console, _fail
+from paiju.cli.supervisor import Supervisor
 
 cluster = typer.Typer(
     help="A cluster of hall workers behind HAProxy: try one on this machine (up), or write the "
@@ -143,12 +145,45 @@ class _Stop(Exception):
     """SIGINT (Ctrl-C) or SIGTERM: stop the cluster."""
 
 
+class _StopSignal:
+    """The handler of SIGINT and SIGTERM while the cluster runs: it notes the signal, which
+    ``check`` turns into ``_Stop`` between two steps — never in the middle of starting a
+    process, which would leave one running that nobody stops."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.received = signum
+
+    def check(self) -> None:
+        if self.received is not None:
+            raise _Stop
+
+
 class _Failed(Exception):
-    """A process of the cluster did not start, or HAProxy stopped: why, and its log."""
+    """A process of the cluster did not start: why, and its log."""
 
     def __init__(self, message: str, log: Path) -> None:
         super().__init__(message)
         self.log = log
+
+
+class _Exit(NamedTuple):
+    name: str
+    pid: int
+    code: int  # its exit code, or minus the signal that killed it (subprocess's returncode)
+    log: Path
+
+
+def _how(code: int) -> str:
+    """How a process ended, from its returncode: "exited with code 1", "was killed by SIGKILL"."""
+    if code >= 0:
+        return f"exited with code {code}"
+    try:
+        return f"was killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"was killed by signal {-code}"
 
 
 class _Processes:
@@ -157,10 +192,12 @@ class _Processes:
 
     def __init__(self) -> None:
         self.running: list[tuple[str, subprocess.Popen[bytes], Path]] = []
+        self.how_to_start: dict[str, tuple[list[str], Path, Mapping[str, str] | None]] = {}
         self.hurry = False
         self.before_exec = _with_parent()
 
     def start(self, name: str, argv: Sequence[str], log: Path, env: Mapping[str, str] | None = None) -> int:
+        self.how_to_start[name] = (list(argv), log, env)
         with log.open("ab") as out:
             proc = subprocess.Popen(
                 argv,
@@ -174,15 +211,19 @@ class _Processes:
         self.running.append((name, proc, log))
         return proc.pid
 
-    def exited(self) -> list[tuple[str, int, Path]]:
-        """The processes that exited since the last call: name, exit code, log. What one of
-        them left behind (a dead worker's helper processes) is killed."""
+    def restart(self, name: str) -> int:
+        """Start ``name`` again as it was started last (the same command, log and environment)."""
+        return self.start(name, *self.how_to_start[name])
+
+    def exited(self) -> list[_Exit]:
+        """The processes that exited since the last call. What one of them left behind (a dead
+        worker's helper processes) is killed."""
         gone = [(name, proc, log) for name, proc, log in self.running if proc.poll() is not None]
         self.running = [x for x in self.running if x[1].returncode is None]
         for _, proc, _ in gone:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
-        return [(name, proc.returncode, log) for name, proc, log in gone]
+        return [_Exit(name, proc.pid, proc.returncode, log) for name, proc, log in gone]
 
     def stop(self) -> None:
         """SIGTERM to each process — HAProxy first, so that no new player arrives — then SIGKILL
@@ -209,8 +250,49 @@ class _Processes:
         self.running = []
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise _Stop
+def _log(text: str) -> None:
+    """A line of the cluster's supervision (a death, a restart), with the time, on stderr."""
+    typer.echo(f"{time.strftime('%H:%M:%S')} {text}", err=True)
+
+
+def _supervise(procs: _Processes, stop: _StopSignal, health: Mapping[str, str]) -> None:
+    """Keep the cluster's processes running until a stop signal: a process that dies is
+    started again after the backoff of supervisor.py (never given up), each death, restart
+    and return logged. ``health``: the URL that answers when each process is back."""
+    supervisor = Supervisor()
+    now = time.monotonic()
+    for name in health:
+        supervisor.started(name, now)
+    down: dict[str, float] = {}  # died and not answering since: when it first died
+    waiting: set[str] = set()  # started again, not answering yet
+
+    def label(name: str) -> str:
+        return name if name == "haproxy" else f"worker {name}"
+
+    while True:
+        stop.check()
+        now = time.monotonic()
+        for gone in procs.exited():
+            delay = supervisor.died(gone.name, now)
+            deaths = supervisor.deaths(gone.name)
+            again = f"; starting it again in {delay:g} s" + (f" ({deaths} deaths in a row)" if deaths > 1 else "")
+            _log(f"{label(gone.name)} (pid {gone.pid}) {_how(gone.code)}{again}")
+            if gone.code > 0:  # it said why, perhaps
+                typer.echo(f"the last lines of {gone.log}:\n{_tail(gone.log, 10)}", err=True)
+            down.setdefault(gone.name, now)
+            waiting.discard(gone.name)
+        for name in supervisor.due(now):
+            stop.check()  # no restart once the cluster is asked to stop
+            pid = procs.restart(name)
+            supervisor.started(name, time.monotonic())
+            waiting.add(name)
+            _log(f"{label(name)} started again: pid {pid}")
+        for name in sorted(waiting):
+            if _health(health[name], timeout=0.5) is not None:
+                waiting.discard(name)
+                took = time.monotonic() - down.pop(name)
+                _log(f"{label(name)} answers {health[name]} again, {took:.1f} s after it died")
+        time.sleep(0.1)
 
 
 @cluster.command("up")
@@ -271,7 +353,9 @@ def cluster_up(
     typer.echo(f"cluster directory: {directory} (logs, haproxy.cfg)")
 
     procs = _Processes()
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    stop = _StopSignal()
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     code = 0
     try:
 
@@ -283,10 +367,13 @@ def cluster_up(
             typer.echo(f"worker {names[i]}: http://{host}:{ports[i]}/ pid {pid}, log {logs[i]}")
 
         def wait_until(url: str, seconds: float, what: str, log: Path) -> None:
+            # while the cluster starts, a process that exits stops it all: a mistake (a wrong
+            # URL, a port taken) is shown at once rather than retried
             deadline = time.monotonic() + seconds
             while _health(url) is None:
-                for name, rc, its_log in procs.exited():
-                    raise _Failed(f"{name} exited with code {rc} while the cluster started", its_log)
+                stop.check()
+                for gone in procs.exited():
+                    raise _Failed(f"{gone.name} {_how(gone.code)} while the cluster started", gone.log)
                 if time.monotonic() > deadline:
                     raise _Failed(f"{what} did not answer {url} in {seconds:g} s", log)
                 time.sleep(0.2)
@@ -304,19 +391,14 @@ def cluster_up(
         typer.echo(f"haproxy: pid {pid}, config {config}, log {directory / 'haproxy.log'}")
         wait_until(f"{hall}/healthz", 15.0, "haproxy", directory / "haproxy.log")
         count = f"{workers} worker" + ("s" if workers > 1 else "")
-        typer.echo(f"the hall: {hall}/  ({count}; Ctrl-C stops the cluster)")
-        while True:
-            for name, rc, log in procs.exited():
-                if name == "haproxy":
-                    raise _Failed(f"haproxy exited with code {rc}", log)
-                typer.echo(f"worker {name} exited with code {rc}; the others play its rooms. Its log:", err=True)
-                typer.echo(_tail(log), err=True)
-            time.sleep(0.5)
+        typer.echo(f"the hall: {hall}/  ({count}; a process that dies is started again; Ctrl-C stops the cluster)")
+        health = {name: f"http://{host}:{p}/healthz" for name, p in zip(names, ports)}
+        _supervise(procs, stop, {**health, "haproxy": f"{hall}/healthz"})
     except _Failed as e:
         _console(stderr=True).print(f"[bold red]error:[/bold red] {escape(e.args[0])}")
         typer.echo(f"the last lines of {e.log}:\n{_tail(e.log)}", err=True)
         code = 1
-    except (KeyboardInterrupt, _Stop):
+    except _Stop:
         pass
     finally:
         typer.echo("stopping the cluster …")
