@@ -129,6 +129,27 @@ def test_a_throw_of_trumps_fails_by_the_same_rule(how: str) -> None:
     assert stands("BJ Ks Ks Qs Qs", ["SJ SJ Th Th"], **o)  # SJ and an off-suit 10: not adjacent
 
 
+def test_an_equal_tractor_of_trumps_does_not_beat() -> None:
+    """§6 Lead: "a higher tractor"; §3: equal cards — the one played first wins. With
+    ``twos_trump`` at no-trump the 10s (all equal) sit just above the 2s (all equal), so
+    ♥10♥10 ♥2♥2 and ♣10♣10 ♣2♣2 are equal tractors; SJ SJ ♣10♣10 is a higher one."""
+    nt = dict(trump_suit=None, level="T", twos_trump=True)
+    assert stands("Th Th 2h 2h BJ", ["Tc Tc 2c 2c", "Td Td 2d 2d"], **nt)
+    assert throw("Th Th 2h 2h BJ", ["SJ SJ Tc Tc"], **nt) == ["Th", "Th", "2h", "2h"]
+
+
+def test_triples_of_trumps_an_equal_triple_does_not_beat_a_higher_titanic_does() -> None:
+    """§9 (playing 5, hearts trump, 3 packs): a triple is beaten by a higher triple, not an
+    equal one (off-suit 5s are equal); "(off-suit 5)×3 (trump 5)×3" and "AAA + off-suit 5 ×3"
+    are 泰坦尼克, the first higher than the second."""
+    t5 = dict(trump_suit="h", level="5", decks=3, triples=True)
+    assert stands("5s 5s 5s BJ", ["5c 5c 5c", "5d 5d 5d"], **t5)
+    assert throw("5s 5s 5s BJ", ["5h 5h 5h"], **t5) == ["5s", "5s", "5s"]
+    titanic = "5s 5s 5s Ah Ah Ah BJ"
+    assert throw(titanic, ["5h 5h 5h 5d 5d 5d"], **t5) == ["5s", "5s", "5s", "Ah", "Ah", "Ah"]
+    assert stands(titanic, ["5c 5c 5c 5d 5d 5d"], **t5)  # two equal triples: no 泰坦尼克
+
+
 # ---------------------------------------------------------------------------- through the engine
 def spades_trump(prefix: list[str], rest_to: int) -> Shengji:
     """A hand at level 10, spades trump (the 3rd kitty card), declarer 0 to lead: the given
@@ -276,7 +297,13 @@ def beaten_by(u: Unit, counts: dict[int, int], t: TrumpOrder) -> bool:
     return any(k == kind and n == length and top > u.top for k, n, top in units_held(counts, t))
 
 
-ORDERS = [("s", 10, False, False), ("h", 2, False, False), (None, 10, False, False), ("d", 7, True, False)]
+ORDERS = [
+    ("s", 10, False, False),
+    ("h", 2, False, False),
+    (None, 10, False, False),
+    ("d", 7, True, False),
+    (None, 10, True, False),
+]
 TRIPLES = ("h", 5, False, True)
 
 
