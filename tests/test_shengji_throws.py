@@ -475,3 +475,26 @@ def test_first_hand_without_a_declaration_seat_0_declares_and_later_the_hand_s_d
             g.apply("no")
     assert first.declarer == 0 and later.declarer == 2
     assert later.to_act == 2 and later.trump_suit == "d"  # the 3rd kitty card
+
+
+@pytest.mark.parametrize("self_overturn", [True, False])
+def test_without_self_overturn_the_declarer_may_not_overturn_himself_with_jokers(self_overturn: bool) -> None:
+    """§4: the standing declarer "may reinforce 自保 his own suit by showing the pair"; to
+    overturn his own declaration (自反) is allowed by the QQ pages and refused with
+    ``self_overturn=False`` (the competition rulebook: 自已叫主后本人不能再翻主) — a pair of
+    jokers (no-trump) overturns a suit like any other stronger declaration."""
+    deal = build_deal(["2h SJ SJ"], kitty="3c 4c 5d")
+    g = Shengji(seed=1, deal=deal, self_overturn=self_overturn)
+    g.apply("declare 2h")
+    for _ in range(7):
+        g.apply("no")
+    assert g.to_act == 0 and g.hand(0).count(paiju.Card.parse("SJ")) == 2
+    legal = [str(a) for a in g.legal_actions()]
+    if self_overturn:
+        assert legal == ["no", "declare SJ SJ"]
+        g.apply("declare SJ SJ")
+        assert g.declaration is not None and g.declaration.suit is None
+    else:
+        assert legal == ["no"]
+        err = g.check("declare SJ SJ")
+        assert err is not None and err.code == "own_declaration"
