@@ -471,6 +471,7 @@ def test_first_hand_without_a_declaration_seat_0_declares_and_later_the_hand_s_d
     first = Shengji(seed=1, deal=build_deal([], kitty="3c 4h 5d"))
     later = Shengji(seed=1, deal=build_deal([], kitty="3c 4h 5d"), declarer=2)
     for g in (first, later):
+        assert g.match_over is False  # §2: no team has won a match in a hand not over
         while g.phase == "deal":
             g.apply("no")
     assert first.declarer == 0 and later.declarer == 2
