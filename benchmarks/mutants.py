@@ -60,9 +60,9 @@ TESTS: dict[str, list[str]] = {
     "src/paiju/shengji/trick.py": SHENGJI_RULES,
     "src/paiju/shengji/follow.py": SHENGJI_RULES,
     "src/paiju/shengji/units.py": SHENGJI_RULES,
-    "src/paiju/shengji/throw.py": SHENGJI_RULES,
+    "src/paiju/shengji/throw.py": [*SHENGJI_RULES, "tests/test_shengji_throws.py"],
     "src/paiju/shengji/scoring.py": SHENGJI_RULES,
-    "src/paiju/shengji/game.py": SHENGJI_RULES,
+    "src/paiju/shengji/game.py": [*SHENGJI_RULES, "tests/test_shengji_throws.py"],
     "src/paiju/shuangkou/combos.py": ["tests/test_shuangkou_rules.py"],
     "src/paiju/shuangkou/game.py": ["tests/test_shuangkou_rules.py"],
 }
