@@ -143,3 +143,21 @@ def test_unit_restarts_stops_gently_and_is_confined() -> None:
         "StateDirectory": "paiju",  # the working directory, writable under ProtectSystem=strict
     }
     assert {name: unit.get(name, [None])[-1] for name in expected} == expected
+
+
+def test_log_keeps_debians_request_log_for_paijus_sections(tmp_path: Path) -> None:
+    """paiju's ``defaults`` section replaces Debian's for the sections after it, with its
+    ``log global`` and ``option httplog``: ``--log`` puts them back in paiju's own, and
+    HAProxy accepts the pair of files without a warning (a log address is in Debian's
+    ``global``)."""
+    r = CliRunner().invoke(app, ["cluster", "config", "-w", "w1=127.0.0.1:8101", "--log"])
+    assert r.exit_code == 0, r.output
+    defaults = r.output.partition("\ndefaults\n")[2].partition("\n\n")[0].splitlines()
+    assert defaults[:3] == ["    log global", "    option httplog", "    option dontlognull"], defaults
+    plain = haproxy_config([("w1", "127.0.0.1", 8101)], bind=("0.0.0.0", 8000))
+    assert "log global" not in plain and "httplog" not in plain  # alone (cluster up): no log address
+    if not DEBIAN_CONFIG.exists():
+        pytest.skip(f"no {DEBIAN_CONFIG} (Debian's haproxy package not installed)")
+    cfg = tmp_path / "paiju.cfg"
+    cfg.write_text(r.output, encoding="utf-8")
+    _haproxy_check(DEBIAN_CONFIG, cfg)

@@ -65,6 +65,14 @@ def cluster_config(
     stats: Annotated[
         str | None, typer.Option("--stats", help="HOST:PORT of HAProxy's statistics page (none by default).")
     ] = None,
+    log: Annotated[
+        bool,
+        typer.Option(
+            "--log",
+            help="Log each request to the global section's log address (Debian's haproxy.cfg has one; "
+            "see docs/deploy.md).",
+        ),
+    ] = False,
 ) -> None:
     """Print HAProxy's configuration for a cluster's workers (deploy/haproxy.cfg is one)."""
     from paiju.server.cluster.proxy_config import haproxy_config
@@ -84,11 +92,13 @@ def cluster_config(
     args = " ".join(f"--worker {name}={host}:{port}" for name, host, port in workers) + f" --bind {bind}"
     if stats is not None:
         args += f" --stats {stats}"
+    if log:
+        args += " --log"
     header = (
         "# Made by `paiju cluster config`; to make it again (after a change of the workers):\n"
         f"#   paiju cluster config {args} > haproxy.cfg\n\n"
     )
-    typer.echo(header + haproxy_config(workers, bind=bind_at, stats=stats_at), nl=False)
+    typer.echo(header + haproxy_config(workers, bind=bind_at, stats=stats_at, log=log), nl=False)
 
 
 def _health(url: str, timeout: float = 1.0) -> dict[str, Any] | None:

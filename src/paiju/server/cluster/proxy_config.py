@@ -31,8 +31,13 @@ def haproxy_config(
     bind: tuple[str, int] = ("0.0.0.0", 8000),
     check_every_ms: int = 500,
     stats: tuple[str, int] | None = None,
+    log: bool = False,
 ) -> str:
-    """HAProxy's configuration for ``workers`` (name, host, port), listening on ``bind``."""
+    """HAProxy's configuration for ``workers`` (name, host, port), listening on ``bind``.
+    ``log``: each request logged to the log address of the ``global`` section — Debian's
+    haproxy.cfg, read before this file, has one; this file's own ``defaults`` section would
+    otherwise drop Debian's ``log global`` and ``option httplog`` (docs/deploy.md)."""
+    logging = "    log global\n    option httplog\n    option dontlognull\n" if log else ""
     checked = "\n".join(
         f"    server {name} {host}:{port} check inter {check_every_ms}ms fall 2 rise 2 on-marked-down shutdown-sessions"
         for name, host, port in workers
@@ -54,7 +59,7 @@ global
     # maxconn: as the open-files limit allows (raise LimitNOFILE, ulimit -n, for more players)
 
 defaults
-    mode http
+{logging}    mode http
     option http-server-close
     timeout connect 2s
     timeout client 60s
