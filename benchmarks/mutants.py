@@ -62,7 +62,7 @@ TESTS: dict[str, list[str]] = {
     "src/paiju/shengji/units.py": SHENGJI_RULES,
     "src/paiju/shengji/throw.py": [*SHENGJI_RULES, "tests/test_shengji_throws.py"],
     "src/paiju/shengji/scoring.py": SHENGJI_RULES,
-    "src/paiju/shengji/game.py": [*SHENGJI_RULES, "tests/test_shengji_throws.py"],
+    "src/paiju/shengji/game.py": [*SHENGJI_RULES, "tests/test_shengji_throws.py", "tests/test_shengji_kitty.py"],
     "src/paiju/shuangkou/combos.py": ["tests/test_shuangkou_rules.py"],
     "src/paiju/shuangkou/game.py": ["tests/test_shuangkou_rules.py"],
 }
