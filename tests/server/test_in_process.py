@@ -8,46 +8,17 @@ update cannot be built never keeps the others from theirs."""
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 import paiju
 from paiju.server.store.db import Store
-from paiju.server.web.app import create_app
 from paiju.versions import RECORD_VERSION
 
-from .harness import Hall, Loopback, biggest, free_port, is_my_turn, sit_with_bots
-
-
-@dataclass
-class InProcess(Loopback):
-    """A hall served by uvicorn in a thread of the test process (what Hall needs of a server)."""
-
-    port: int
-    app: Any
-
-
-@pytest.fixture
-def in_process(tmp_path: Path) -> Iterator[InProcess]:
-    app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the in-process hall did not start"
-        time.sleep(0.05)
-    yield InProcess(port, app)
-    server.should_exit = True
-    thread.join(10)
+from .conftest import InProcess
+from .harness import Hall, biggest, is_my_turn, sit_with_bots
 
 
 def stored_actions(store: Store, rid: str) -> int:
