@@ -54,6 +54,33 @@ def test_a_move_is_shown_only_after_its_commit(in_process: InProcess) -> None:
             m = shown if is_my_turn(shown) else c.my_turn(30)
 
 
+def test_a_seat_put_on_hosting_by_its_timeout_is_stored_with_the_move(in_process: InProcess) -> None:
+    """The turn runs out: 托管 plays for the seat, and the seat's 托管, shown to everyone, is
+    stored in the same write as the move — read as soon as it is shown, before any later
+    write (five persons, none acting: the next write is the next seat's timeout, 1 s on)."""
+    hall = Hall(in_process)  # type: ignore[arg-type]
+    store: Store = in_process.app.state.hall.store
+    players = [hall.login(f"slow-{i}") for i in range(5)]
+    rid = hall.create_room(players[0], {"variant": "classic"}, turn_timeout=1)
+    clients = [hall.connect(rid, p) for p in players]
+    try:
+        for i, c in enumerate(clients):
+            c.send({"type": "sit", "seat": i})
+            c.until_update(lambda m, i=i: m["seat"] == i)
+        for c in clients:
+            c.send({"type": "ready"})
+        shown = clients[0].until_update(lambda m: any(s["hosted"] for s in m["room"]["seats"]), 30)
+        stored = store.room(rid)["seats"]
+        turn = stored_actions(store, rid)
+        assert [(s["hosted"], s["hosted_times"], s["hosted_reason"]) for s in stored] == [
+            (s["hosted"], s["hosted_times"], s["hosted_reason"]) for s in shown["room"]["seats"]
+        ], "a seat was shown on 托管 that is not stored so"
+        assert turn >= shown["turn"]
+    finally:
+        for c in clients:
+            c.close()
+
+
 def test_a_hand_stores_every_option_value_and_its_record_version(in_process: InProcess) -> None:
     hall = Hall(in_process)  # type: ignore[arg-type]
     store: Store = in_process.app.state.hall.store
