@@ -65,6 +65,9 @@ TESTS: dict[str, list[str]] = {
     "src/paiju/shengji/game.py": [*SHENGJI_RULES, "tests/test_shengji_throws.py", "tests/test_shengji_kitty.py"],
     "src/paiju/shuangkou/combos.py": ["tests/test_shuangkou_rules.py"],
     "src/paiju/shuangkou/game.py": ["tests/test_shuangkou_rules.py"],
+    # the hall's write paths: a failed write shown to nobody, the writer's seq and fence checks
+    "src/paiju/server/tables/table.py": ["tests/server/test_failed_writes.py", "tests/server/test_in_process.py"],
+    "src/paiju/server/store/writer.py": ["tests/test_writer.py", "tests/test_lease.py"],
 }
 
 FLIP_COMPARE: dict[type[ast.cmpop], type[ast.cmpop]] = {

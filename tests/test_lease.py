@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, func, select, text
 from paiju.server.cluster import lease as leases
 from paiju.server.store import db
 from paiju.server.store.db import Store
-from paiju.server.store.writer import Fenced, Write, Writer
+from paiju.server.store.writer import Fenced, StoreError, Write, Writer
 
 PG = os.environ.get("PAIJU_TEST_POSTGRES")
 
@@ -135,6 +135,35 @@ def test_the_writer_refuses_a_write_whose_token_is_old_and_stores_nothing(store:
     finally:
         old.close()
         new.close()
+
+
+def test_a_worker_that_claims_a_room_again_appends_after_what_the_others_stored(store: Store) -> None:
+    """What a writer remembers of a hand's last action holds only under the token it was
+    known with: w1 stores action 1, the room moves to w2, which stores 2 and 3 and gives it
+    back; w1 claims it again (token 3) and its action 4 is stored, the next after the
+    three stored, not after the one w1 stored itself."""
+    room = new_room(store, "w1")
+    tx(store, leases.renew_tx, "w2", 30)
+    hand = start_hand(store, room)
+    w1, w2 = Writer(store.engine), Writer(store.engine)
+    try:
+        assert asyncio.run(submit(w1, Write(actions=[action(hand, 1)], fence=(room, 1)))) is None
+        tx(store, leases.release_tx, leases.Lease(room, 1))  # the room moves to w2
+        assert tx(store, leases.claim_tx, room, "w2") == leases.Lease(room, 2)
+        asyncio.run(submit(w2, Write(actions=[action(hand, 2)], fence=(room, 2))))
+        asyncio.run(submit(w2, Write(actions=[action(hand, 3)], fence=(room, 2))))
+        tx(store, leases.release_tx, leases.Lease(room, 2))  # and back to w1
+        assert tx(store, leases.claim_tx, room, "w1") == leases.Lease(room, 3)
+        assert asyncio.run(submit(w1, Write(actions=[action(hand, 4)], fence=(room, 3)))) is None
+        assert stored(store, hand) == 4
+        with pytest.raises(StoreError, match="does not follow the stored action 4"):
+            asyncio.run(submit(w1, Write(actions=[action(hand, 4)], fence=(room, 3))))
+        with pytest.raises(Fenced):  # w2's memory of the room is no use to it any more
+            asyncio.run(submit(w2, Write(actions=[action(hand, 5)], fence=(room, 2))))
+        assert stored(store, hand) == 4
+    finally:
+        w1.close()
+        w2.close()
 
 
 def test_a_released_room_is_claimable_at_once_and_the_wanted_worker_is_told(store: Store) -> None:

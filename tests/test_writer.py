@@ -77,7 +77,9 @@ def test_a_hole_or_a_repeat_in_seq_is_refused_and_the_others_are_stored(store: S
     a, b = _hand(store), _hand(store)
     writer = Writer(store.engine)
     try:
+        before = writer.commits
         assert _run(writer.submit(_act(a, 1))) is None
+        assert writer.commits == before + 1  # one write alone: one commit
         results = _run(_settled(writer, [_act(a, 3), _act(b, 1), _act(a, 1)]))
         assert isinstance(results[0], StoreError) and "does not follow" in str(results[0])
         assert results[1] is None

@@ -1,17 +1,24 @@
 """Fixtures of the server tests: one real hall process for the session (loopback, a free
 port, a temporary SQLite file), plus a way to start private ones (restart tests), and
-private halls each on a database of its own whose logs must stay clean (abuse tests)."""
+private halls each on a database of its own whose logs must stay clean (abuse tests), and a
+hall served in this process for the tests that reach into it."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
+
+from paiju.server.web.app import create_app
 
 from .abuse_helpers import assert_no_traceback
-from .harness import CRASH, Hall, ServerProcess
+from .harness import CRASH, Hall, Loopback, ServerProcess, free_port
 
 SUITE_DEAL = ["--deal-step", "0.01", "--deal-final-window", "0.3"]
 
@@ -79,3 +86,27 @@ def start_server(tmp_path: Path, make_server: Callable[..., ServerProcess]) -> I
     for proc in started:  # make_server stops them after this
         proc.stop()
         assert_no_traceback(proc)
+
+
+@dataclass
+class InProcess(Loopback):
+    """A hall served by uvicorn in a thread of the test process (what Hall needs of a server)."""
+
+    port: int
+    app: Any
+
+
+@pytest.fixture
+def in_process(tmp_path: Path) -> Iterator[InProcess]:
+    app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the in-process hall did not start"
+        time.sleep(0.05)
+    yield InProcess(port, app)
+    server.should_exit = True
+    thread.join(10)

@@ -8,48 +8,19 @@ update cannot be built never keeps the others from theirs."""
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 import paiju
 from paiju.errors import REASONS
 from paiju.server.store.db import Store
 from paiju.server.tables.cluster_rooms import RoomBusy
-from paiju.server.web.app import create_app
 from paiju.versions import RECORD_VERSION
 
-from .harness import Hall, Loopback, biggest, free_port, is_my_turn, sit_with_bots
-
-
-@dataclass
-class InProcess(Loopback):
-    """A hall served by uvicorn in a thread of the test process (what Hall needs of a server)."""
-
-    port: int
-    app: Any
-
-
-@pytest.fixture
-def in_process(tmp_path: Path) -> Iterator[InProcess]:
-    app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the in-process hall did not start"
-        time.sleep(0.05)
-    yield InProcess(port, app)
-    server.should_exit = True
-    thread.join(10)
+from .conftest import InProcess
+from .harness import Hall, biggest, is_my_turn, sit_with_bots
 
 
 def stored_actions(store: Store, rid: str) -> int:
@@ -83,6 +54,33 @@ def test_a_move_is_shown_only_after_its_commit(in_process: InProcess) -> None:
             shown = c.until_update(lambda x, t=turn: x["turn"] > t)
             assert stored_actions(store, rid) >= shown["turn"], "the update came before the commit"
             m = shown if is_my_turn(shown) else c.my_turn(30)
+
+
+def test_a_seat_put_on_hosting_by_its_timeout_is_stored_with_the_move(in_process: InProcess) -> None:
+    """The turn runs out: 托管 plays for the seat, and the seat's 托管, shown to everyone, is
+    stored in the same write as the move — read as soon as it is shown, before any later
+    write (five persons, none acting: the next write is the next seat's timeout, 1 s on)."""
+    hall = Hall(in_process)  # type: ignore[arg-type]
+    store: Store = in_process.app.state.hall.store
+    players = [hall.login(f"slow-{i}") for i in range(5)]
+    rid = hall.create_room(players[0], {"variant": "classic"}, turn_timeout=1)
+    clients = [hall.connect(rid, p) for p in players]
+    try:
+        for i, c in enumerate(clients):
+            c.send({"type": "sit", "seat": i})
+            c.until_update(lambda m, i=i: m["seat"] == i)
+        for c in clients:
+            c.send({"type": "ready"})
+        shown = clients[0].until_update(lambda m: any(s["hosted"] for s in m["room"]["seats"]), 30)
+        stored = store.room(rid)["seats"]
+        turn = stored_actions(store, rid)
+        assert [(s["hosted"], s["hosted_times"], s["hosted_reason"]) for s in stored] == [
+            (s["hosted"], s["hosted_times"], s["hosted_reason"]) for s in shown["room"]["seats"]
+        ], "a seat was shown on 托管 that is not stored so"
+        assert turn >= shown["turn"]
+    finally:
+        for c in clients:
+            c.close()
 
 
 def test_a_hand_stores_every_option_value_and_its_record_version(in_process: InProcess) -> None:

@@ -3,9 +3,13 @@
 Five WebSocket clients (five players) play whole hands with random legal actions taken
 from their own views, in all four presets, two hands per room (Qingdao's second hand has a
 tribute), while a spectator watches. Every message every client receives is recorded and
-afterwards checked against the truth, rebuilt from the hand's record (``paiju.replay``):
+afterwards checked against the truth: each hand as the hall's database holds it (its seed,
+options and actions, read directly), replayed with the engine. What a seat received is
+checked even when play stopped early — a seat shown another's view cannot play on, and
+what it was shown, not the wait that follows, is what the test reports:
 
-- each ``update``'s ``view`` is exactly the game's ``view(seat)`` at that turn;
+- each ``update``'s ``view`` is exactly the game's ``view(seat)`` at that turn, for the
+  seat that received it;
 - ``view.hand`` is the receiver's own cards (None for the spectator), and no other field
   anywhere in a message holds another seat's hand;
 - while the guard is hidden, nobody but the guard is shown who he is;
@@ -17,11 +21,13 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections import Counter, defaultdict
 from typing import Any
 
 import jsonschema
 import pytest
+from sqlalchemy import create_engine, text
 
 import paiju
 from paiju.server.web.protocol import SERVER_MESSAGES
@@ -59,41 +65,97 @@ def random_policy(seed: int) -> Any:
 
 def play_room(hall: Hall, variant: str, seed: int) -> dict[str, Any]:
     """Play HANDS_PER_ROOM hands with five random players and a spectator; return the
-    room id, its records and every client's messages (seat None: the spectator)."""
+    room id, its records, every client's messages (seat None: the spectator) and why play
+    stopped early (``failure``, None when every hand was played): a refusal, a client's
+    reader failing, or a hand not over in time."""
     players: list[Player] = [hall.login(f"{variant[:7]}-{i}") for i in range(SEATS)]
     rid = hall.create_room(players[0], {"variant": variant}, turn_timeout=600, name=f"leak {variant}")
     clients: list[Client] = []
+    failure: str | None = None
+    watcher = hall.connect(rid, hall.login(f"{variant[:7]}-watch"))
     try:
         for i, p in enumerate(players):
             c = hall.connect(rid, p, policy=random_policy(seed * 10 + i))
             clients.append(c)
             c.send({"type": "sit", "seat": i})
-            c.until_update(lambda m, i=i: m["seat"] == i)
-        watcher = hall.connect(rid, hall.login(f"{variant[:7]}-watch"))
+            try:
+                c.until_update(lambda m, i=i: m["seat"] == i)
+            except TimeoutError as e:
+                failure = f"seat {i} was not shown its seat: {e}"
+                break
         for number in range(1, HANDS_PER_ROOM + 1):
+            if failure is not None:
+                break
             for c in clients:  # every person is ready 准备 (start for the first hand, as a client may)
                 c.send({"type": "start" if number == 1 else "ready"})
-            for c in [*clients, watcher]:
-                c.until_update(
-                    lambda m, n=number: m["room"]["status"] == "between" and m["room"]["hand_number"] == n, 60
-                )
+            failure = hand_played([*clients, watcher], number, 60)
     finally:
         for c in clients:
             c.close()
-    watcher.close()
-    for c in [*clients, watcher]:
-        c.check()
-    records = [hall.record(rid, n) for n in range(1, HANDS_PER_ROOM + 1)]
+        watcher.close()
     messages: dict[int | None, list[dict[str, Any]]] = {i: c.messages for i, c in enumerate(clients)}
     messages[None] = watcher.messages
     raw: dict[int | None, list[dict[str, Any]]] = {i: c.raw for i, c in enumerate(clients)}
     raw[None] = watcher.raw
-    return {"room": rid, "variant": variant, "records": records, "messages": messages, "raw": raw}
+    stored = stored_hands(hall, rid)
+    records = [hall.record(rid, n) for n in sorted(stored) if stored[n]["finished"]]
+    run = {"room": rid, "variant": variant, "records": records, "messages": messages, "raw": raw}
+    return {**run, "stored": stored, "failure": failure}
+
+
+def hand_played(clients: list[Client], number: int, timeout: float) -> str | None:
+    """Wait until every client was shown hand ``number`` over; None, or why play stopped:
+    a message refused (the players act only on their own legal actions: nothing is refused
+    unless a view was wrong), a client's reader failing, or the time running out."""
+    deadline = time.monotonic() + timeout
+    while True:
+        over = 0
+        for seat, c in enumerate(clients):
+            if c.failure is not None:
+                return f"hand {number}: the reader of client {seat} failed: {c.failure!r}"
+            with c.cond:
+                refused = [m for m in c.messages if m["type"] == "error"]
+                over += any(
+                    m["type"] == "update" and m["room"]["status"] == "between" and m["room"]["hand_number"] == number
+                    for m in c.messages
+                )
+            if refused:
+                return f"hand {number}: client {seat} was refused: {refused[0]}"
+        if over == len(clients):
+            return None
+        if time.monotonic() > deadline:
+            return f"hand {number} was not over for every client within {timeout} s"
+        time.sleep(0.1)
+
+
+def stored_hands(hall: Hall, rid: str) -> dict[int, dict[str, Any]]:
+    """The room's hands as its database holds them (read directly, not through the hall):
+    number → seed, options, action texts, finished."""
+    engine = create_engine(hall.server.db_url)
+    try:
+        with engine.connect() as c:
+            rows = c.execute(
+                text("SELECT id, number, seed, options, finished_at FROM hands WHERE room_id = :rid"), {"rid": rid}
+            ).all()
+            out = {}
+            for hid, number, seed, options, finished in rows:
+                q = text("SELECT text FROM actions WHERE hand_id = :hid ORDER BY seq")
+                texts = [t for (t,) in c.execute(q, {"hid": hid})]
+                opts = json.loads(options) if isinstance(options, str) else options
+                out[number] = {"seed": seed, "options": opts, "actions": texts, "finished": finished is not None}
+    finally:
+        engine.dispose()
+    return out
 
 
 @pytest.fixture(scope="module")
-def played(hall: Hall) -> list[dict[str, Any]]:
-    log_start = len(hall.server.log_text())
+def log_start(hall: Hall) -> int:
+    """Where the server's log was when this module's games began."""
+    return len(hall.server.log_text())
+
+
+@pytest.fixture(scope="module")
+def played(hall: Hall, log_start: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     errors: list[BaseException] = []
 
@@ -111,8 +173,6 @@ def played(hall: Hall) -> list[dict[str, Any]]:
     if errors:
         raise errors[0]
     assert len(out) == len(VARIANTS)
-    new = hall.server.log_text()[log_start:]
-    assert not CRASH.search(new), f"the server logged an exception:\n{new[-4000:]}"
     return out
 
 
@@ -145,7 +205,9 @@ def test_no_refusals_and_every_update_is_for_the_receivers_seat(played: list[dic
                 assert m["type"] in ("hello", "update"), f"{run['variant']} seat {seat} got {m}"
                 if m["type"] == "update":
                     seated = seated or m["seat"] == seat
-                    assert m["seat"] == (seat if seated else None)
+                    assert m["seat"] == (seat if seated else None), (
+                        f"{run['variant']}: seat {seat} was sent seat {m['seat']}'s update"
+                    )
                     assert (m["view"] is None) == (m["room"]["hand_number"] == 0)
     assert kinds["update"] > 1000
 
@@ -165,7 +227,56 @@ def test_every_message_matches_its_documented_schema(played: list[dict[str, Any]
                 assert not errs, f"{run['variant']} seat {seat}: {m['type']} breaks its schema: {errs[0].message}"
 
 
+def test_every_room_played_its_hands(played: list[dict[str, Any]], hall: Hall, log_start: int) -> None:
+    for run in played:
+        assert run["failure"] is None, f"{run['variant']}: play stopped: {run['failure']}"
+        assert len(run["records"]) == HANDS_PER_ROOM
+    new = hall.server.log_text()[log_start:]
+    assert not CRASH.search(new), f"the server logged an exception:\n{new[-4000:]}"
+
+
+def assert_seat_shown_only_its_own(ctx: str, seat: int | None, m: dict[str, Any], game: Any) -> int:
+    """What ``seat`` must not see, checked on the message it received at ``game``'s turn:
+    another seat's cards anywhere, and a hidden guard's identity (1 when that was checked)."""
+    hands = {s: [str(c) for c in game.hand(s)] for s in range(SEATS)}
+    view = m["view"]
+    if view["hand"] != (hands[seat] if seat is not None else None):
+        for other in range(SEATS):
+            if other != seat and view["hand"] is not None and Counter(view["hand"]) == Counter(hands[other]):
+                raise AssertionError(f"{ctx}: view.hand is seat {other}'s hand")
+        raise AssertionError(f"{ctx}: view.hand is not its own hand")
+    # the rest of the message (the public log is checked once per hand)
+    rest = {**m, "view": {k: v for k, v in view.items() if k != "events"}}
+    for path, _ in walk(rest):
+        if path and path[-1] in ("hand", "hands"):
+            assert path in (("view", "hand"), ("room", "hands")), f"{ctx}: a field {path}"
+    for path, cards in card_lists(rest):
+        if path == ("view", "hand") or len(cards) < 3:
+            continue
+        if game.is_over and path[:2] == ("view", "hands_left"):
+            continue  # the cards left are shown to everyone once the hand is over
+        for other in range(SEATS):
+            if other != seat and Counter(cards) == Counter(hands[other]):
+                raise AssertionError(f"{ctx}: {path} holds seat {other}'s hand")
+    hidden = not game.is_over and not game.guard_revealed and game.guard is not None
+    if not hidden:
+        return 0
+    if seat == game.guard and seat != game.emperor:
+        assert view["guard"] == seat and view["roles"][seat] == "guard", f"{ctx}: the guard is not told he is"
+        return 0
+    assert view["guard"] is None, f"{ctx}: the hidden guard is named"
+    assert "guard" not in view["roles"], f"{ctx}: roles name the hidden guard"
+    for path, value in walk(rest):  # no field "guard" holds a seat (options.guard is how he is chosen)
+        if path and path[-1] == "guard":
+            assert not isinstance(value, int), f"{ctx}: {path} names the hidden guard"
+    if seat != game.emperor:
+        assert view["solo"] != "hidden", f"{ctx}: a hidden solo is shown"
+    return 1
+
+
 def test_views_are_exact_and_leak_nothing(played: list[dict[str, Any]]) -> None:
+    """Every update a connection received, checked for the seat that received it against
+    the hand as stored at that turn — also when play stopped early."""
     hidden_checks = 0  # messages to a non-guard while the guard was hidden
     for run in played:
         # (hand number, turn) -> [(seat, message)]
@@ -174,49 +285,29 @@ def test_views_are_exact_and_leak_nothing(played: list[dict[str, Any]]) -> None:
             for m in msgs:
                 if m["type"] == "update" and m["view"] is not None:
                     by_turn[(m["room"]["hand_number"], m["turn"])].append((seat, m))
-        for number, record in enumerate(run["records"], start=1):
+        complete = run["failure"] is None
+        for number, hand in sorted(run["stored"].items()):
             where = f"{run['variant']} hand {number}"
-            game = paiju.replay({**record, "actions": []})
-            final = paiju.replay(record)
-            assert final.is_over
-            for turn in range(len(record["actions"]) + 1):
+            game = paiju.new_game("baohuang", seed=hand["seed"], **hand["options"])
+            for turn in range(len(hand["actions"]) + 1):
                 if turn:
-                    game.apply(record["actions"][turn - 1])
+                    game.apply(hand["actions"][turn - 1])
                 got = by_turn.pop((number, turn), [])
-                # every connection was shown the state after every action
-                seen = sorted({-1 if s is None else s for s, _ in got})
-                assert seen == [-1, *range(SEATS)], f"{where} turn {turn}: only seats {seen} got an update"
-                hidden = not game.is_over and not game.guard_revealed and game.guard is not None
-                hands = {s: [str(c) for c in game.hand(s)] for s in range(SEATS)}
                 for seat, m in got:
-                    view = m["view"]
                     ctx = f"{where} turn {turn} to seat {seat}"
-                    truth = game.view(seat)
+                    hidden_checks += assert_seat_shown_only_its_own(ctx, seat, m, game)
+                    view, truth = m["view"], game.view(seat)
                     if view != truth:
                         assert view == jsonish(truth), f"{ctx}: the view is not the game's view(seat)"
-                    assert view["hand"] == (hands[seat] if seat is not None else None), ctx
-                    # the rest of the message (the public log is checked once per hand below)
-                    rest = {**m, "view": {k: v for k, v in view.items() if k != "events"}}
-                    for path, _ in walk(rest):
-                        if path and path[-1] in ("hand", "hands"):
-                            assert path in (("view", "hand"), ("room", "hands")), f"{ctx}: a field {path}"
-                    for path, cards in card_lists(rest):
-                        if path == ("view", "hand") or len(cards) < 3:
-                            continue
-                        if game.is_over and path[:2] == ("view", "hands_left"):
-                            continue  # the cards left are shown to everyone once the hand is over
-                        for other in range(SEATS):
-                            if other != seat and Counter(cards) == Counter(hands[other]):
-                                raise AssertionError(f"{ctx}: {path} holds seat {other}'s hand")
-                    if hidden and seat != game.guard:
-                        hidden_checks += 1
-                        assert view["guard"] is None, f"{ctx}: the hidden guard is named"
-                        assert "guard" not in view["roles"], f"{ctx}: roles name the hidden guard"
-                        if seat != game.emperor:
-                            assert view["solo"] != "hidden", f"{ctx}: a hidden solo is shown"
-                    if hidden and seat == game.guard and seat != game.emperor:
-                        assert view["guard"] == seat and view["roles"][seat] == "guard", ctx
-            assert not [k for k in by_turn if k[0] == number], f"{where}: updates for turns the record lacks"
+                # every connection was shown the state after every action
+                seen = sorted({-1 if s is None else s for s, _ in got})
+                if complete:
+                    assert seen == [-1, *range(SEATS)], f"{where} turn {turn}: only seats {seen} got an update"
+            assert not [k for k in by_turn if k[0] == number], f"{where}: updates for turns not stored"
+            if not hand["finished"]:
+                continue
+            final = game
+            assert final.is_over
             # the public log: only public facts, never a list of somebody's cards
             for event in final.view(None)["events"]:
                 assert set(event) <= EVENT_KEYS, f"{where}: event {event}"
@@ -235,7 +326,9 @@ def test_views_are_exact_and_leak_nothing(played: list[dict[str, Any]]) -> None:
             for m in over:
                 assert m["view"]["roles"] == [final.role_of(s) for s in range(SEATS)]
                 assert m["view"]["scores"] == list(final.scores)
-    assert hidden_checks > 200, f"the guard was hidden in only {hidden_checks} messages: the check proves little"
+        assert not by_turn, f"{run['variant']}: updates of hands not stored: {sorted(by_turn)[:5]}"
+    if all(run["failure"] is None for run in played):
+        assert hidden_checks > 200, f"the guard was hidden in only {hidden_checks} messages: the check proves little"
 
 
 def test_rooms_scored_every_hand(played: list[dict[str, Any]], hall: Hall) -> None:

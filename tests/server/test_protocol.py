@@ -209,6 +209,7 @@ def test_no_hand_being_played(hall: Hall) -> None:
             ({"type": "sit", "seat": 1}, "already"),
             ({"type": "sit", "seat": 7}, "seat 7"),
             ({"type": "bot", "seat": 0, "level": "normal"}, "taken"),
+            ({"type": "bot", "seat": 5, "level": "normal"}, "no seat 5"),  # a room of 5 seats: 0-4
             ({"type": "bot", "seat": 2, "level": None}, "computer"),
         ):
             c.send(msg)
