@@ -9,6 +9,7 @@ The server runs as a subprocess (see conftest.py); every page is its own player.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -342,6 +343,41 @@ def test_a_silent_server_is_given_up_and_the_page_reconnects(private_server: Hal
     wait_same_table(cy, before)
     expect(page.get_by_test_id("banner")).to_be_hidden()
     assert cy.play_hand() is True
+    no_page_errors(page)
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"),
+    [
+        ("room_moving", "This room is moving to another server"),
+        ("worker_busy", "This server is restarting"),
+        ("unavailable", "The hall cannot reach its database right now"),
+    ],
+)
+def test_the_banner_says_why_the_page_reconnects(server: HallServer, page: Page, code: str, shown: str) -> None:
+    """A table socket the hall refuses (an ``error`` with its reason, then close 1013, try
+    again later) shows the reason in the banner while the page waits to reconnect; a socket
+    opened anew clears it. The hall's side is played by Playwright's WebSocket route."""
+    dee = Person(page, "Dee")
+    dee.login(server.url)
+    dee.create_room("baohuang", preset="standard")
+    refuse = {"on": True}
+
+    def hall(ws: Any) -> None:
+        if not refuse["on"]:
+            ws.connect_to_server()  # the real hall again
+            return
+        ws.send(json.dumps({"type": "error", "error": "…", "code": code, "params": {}, "reply_to": None}))
+        ws.close(code=1013)
+
+    page.route_web_socket(re.compile(r".*/ws/.*"), hall)
+    page.reload()
+    banner = page.get_by_test_id("banner")
+    expect(banner).to_contain_text(shown)
+    expect(banner).to_contain_text("reconnecting in")
+    refuse["on"] = False
+    expect(dee.table).to_have_attribute("data-connection", "open", timeout=10_000)
+    expect(banner).to_be_hidden()
     no_page_errors(page)
 
 
