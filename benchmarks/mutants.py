@@ -66,7 +66,11 @@ TESTS: dict[str, list[str]] = {
     "src/paiju/shuangkou/combos.py": ["tests/test_shuangkou_rules.py"],
     "src/paiju/shuangkou/game.py": ["tests/test_shuangkou_rules.py"],
     # the hall's write paths: a failed write shown to nobody, the writer's seq and fence checks
-    "src/paiju/server/tables/table.py": ["tests/server/test_failed_writes.py", "tests/server/test_in_process.py"],
+    "src/paiju/server/tables/table.py": [
+        "tests/server/test_table_rules.py",
+        "tests/server/test_failed_writes.py",
+        "tests/server/test_in_process.py",
+    ],
     "src/paiju/server/store/writer.py": ["tests/test_writer.py", "tests/test_lease.py"],
 }
 
