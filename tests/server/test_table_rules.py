@@ -208,5 +208,20 @@ def test_after_a_player_left_shuangkou_draws_the_first_lead(quick: InProcess) ->
             view = next_hand(me, number)["view"]
             assert store.room_hands(rid)[-1]["options"]["first_lead"] is None
             assert view["options"]["first_lead"] is None
-        me.send({"type": "hosted", "on": True})
-        me.until_update(lambda m: m["room"]["status"] != "playing", WAIT)
+        # the hands after, which nobody left: the first lead follows the last hand again
+        # ("the first finisher leads"), a leave in an earlier hand counts no more
+        for _ in range(8):
+            me.send({"type": "hosted", "on": True})  # 托管 to the end of the hand
+            me.until_update(lambda m: m["room"]["status"] != "playing", WAIT)
+            hand = store.room_hands(rid)[-1]
+            prev = paiju.new_game("shuangkou", seed=hand["seed"], **hand["options"])
+            for a in store.hand_actions(hand["id"]):
+                prev.apply(a["text"])
+            expected = prev.next_hand_options()
+            number += 1
+            next_hand(me, number)
+            assert store.room_hands(rid)[-1]["options"]["first_lead"] == expected["first_lead"]
+            if expected["first_lead"] is not None:
+                break
+        else:
+            raise AssertionError("eight hands in a row ended with no first finisher to lead")
