@@ -9,8 +9,10 @@
 - once Redis answers again (SIGCONT, or a new redis-server on its port) the lobby and
   presence are fresh again within a few seconds, both rooms listed.
 
-The figures (median and max per kind of request) are printed (``pytest -s``).
-Skipped, with the reason, without PostgreSQL, redis-server or haproxy (.ci/run has them).
+The figures (median and max per kind of request) are printed (``pytest -s``). Marked slow
+(about a minute with the cluster's start); tests/test_shared.py checks the same fallbacks
+on one worker's ``Shared`` in the fast suite. Skipped, with the reason, without PostgreSQL,
+redis-server or haproxy (.ci/run has them).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import pytest
 from .cluster_harness import Cluster, missing, tool
 from .harness import CRASH, Hall
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(missing() is not None, reason=missing() or "")]
 BOUND = 0.5  # seconds any request may take while Redis fails (the Redis budget is 0.1 s)
 
 
@@ -153,6 +155,5 @@ def test_a_dead_redis_delays_no_request_and_a_new_one_is_filled_again(cluster: C
     assert scene.join()["type"] == "hello"
 
 
-@pytest.mark.slow
 def test_redis_hung_for_15_s_delays_no_request(cluster: Cluster, scene: Scene) -> None:
     hung(cluster, scene, 15)
