@@ -5,6 +5,7 @@ hall served in this process for the tests that reach into it."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -96,9 +97,9 @@ class InProcess(Loopback):
     app: Any
 
 
-@pytest.fixture
-def in_process(tmp_path: Path) -> Iterator[InProcess]:
-    app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000)
+@contextlib.contextmanager
+def served(app: Any) -> Iterator[InProcess]:
+    """``app`` served by uvicorn in a thread of the test process, until the block ends."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -107,6 +108,14 @@ def in_process(tmp_path: Path) -> Iterator[InProcess]:
     while not server.started:
         assert time.monotonic() < deadline and thread.is_alive(), "the in-process hall did not start"
         time.sleep(0.05)
-    yield InProcess(port, app)
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield InProcess(port, app)
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def in_process(tmp_path: Path) -> Iterator[InProcess]:
+    with served(create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000)) as hall:
+        yield hall

@@ -14,21 +14,18 @@
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 import paiju
 from paiju.server.tables.table import SAVE_FAILED
 from paiju.server.web.app import create_app
 
-from .conftest import InProcess
-from .harness import Client, Hall, first_legal, free_port
+from .conftest import InProcess, served
+from .harness import Client, Hall, first_legal
 from .test_failed_writes import Outage
 
 WAIT = 20.0
@@ -40,17 +37,8 @@ def quick(tmp_path: Path) -> Iterator[InProcess]:
     app = create_app(
         f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000, deal_step=0.005, deal_final_window=0.2
     )
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the in-process hall did not start"
-        time.sleep(0.05)
-    yield InProcess(port, app)
-    server.should_exit = True
-    thread.join(10)
+    with served(app) as hall:
+        yield hall
 
 
 def seated_with_bots(hall: Hall, name: str, game: str, options: dict[str, Any], seats: int) -> tuple[str, Client]:
