@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from paiju.server.cluster.proxy_config import haproxy_config
 from paiju.server.store import db
 
-from .harness import Client, Hall, Loopback, Player, Policy, ServerProcess, free_port
+from .harness import CRASH, Client, Hall, Loopback, Player, Policy, ServerProcess, free_port
 
 PG = os.environ.get("PAIJU_TEST_POSTGRES")
 LEASE_TTL = 3.0  # seconds (the default): failover within 5 s needs the lease to end well before
@@ -138,6 +138,12 @@ class Cluster:
         with self.admin.begin() as c:
             c.execute(text(f"DROP SCHEMA {self.schema} CASCADE"))
         self.admin.dispose()
+
+    def assert_no_crash(self) -> None:
+        """No worker logged an exception."""
+        for w in self.workers:
+            crash = CRASH.search(w.log_text())
+            assert crash is None, f"a worker logged an exception:\n{w.log_text()[-3000:]}"
 
     # ------------------------------------------------------------------ the truth, from the store
     def owner(self, rid: str) -> tuple[str | None, int]:

@@ -25,7 +25,7 @@ import pytest
 
 from .abuse_helpers import refused_connection
 from .cluster_harness import Cluster, Seat, missing
-from .harness import CRASH, Client, sit_with_bots
+from .harness import Client, sit_with_bots
 from .test_durability import keeps_playing, wait_until
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
@@ -39,9 +39,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         yield c
     finally:
         c.stop()
-        for w in c.workers:
-            crash = CRASH.search(w.log_text())
-            assert crash is None, f"a worker logged an exception:\n{w.log_text()[-3000:]}"
+        c.assert_no_crash()
 
 
 def busy_table(cluster: Cluster, name: str) -> Seat:

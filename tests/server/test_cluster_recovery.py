@@ -30,7 +30,7 @@ import httpx
 import pytest
 
 from .cluster_harness import Cluster, Seat, missing
-from .harness import CRASH, Hall
+from .harness import Hall
 from .test_cluster import busy_table, moves, nothing_lost
 from .test_durability import wait_until
 
@@ -57,12 +57,6 @@ def pg(command: str | None, log: Path) -> None:
     assert done.returncode == 0, f"{command} failed ({done.returncode}):\n{log.read_text()[-2000:]}"
 
 
-def no_crash(cluster: Cluster) -> None:
-    for w in cluster.workers:
-        crash = CRASH.search(w.log_text())
-        assert crash is None, f"a worker logged an exception:\n{w.log_text()[-3000:]}"
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     c = Cluster(tmp_path_factory.mktemp("recovery"), n=3).start()
@@ -70,7 +64,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         yield c
     finally:
         c.stop()
-        no_crash(c)
+        c.assert_no_crash()
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +137,7 @@ def test_every_table_plays_again_within_5_s_of_the_databases_return(
     for w in cluster.workers:  # no room is left recorded under a worker that does not play it
         h = cluster.health(f"w{cluster.workers.index(w) + 1}")
         assert h["ok"] and not h["unplayed"], h
-    no_crash(cluster)
+    cluster.assert_no_crash()
 
 
 def test_players_of_a_paused_worker_play_elsewhere_within_5_s_of_the_take_over(
@@ -226,4 +220,4 @@ def test_a_room_whose_holder_does_not_hand_it_over_is_refused_as_moving(tmp_path
         assert c.owner(rid)[0] == "w2"
     finally:
         c.stop()
-        no_crash(c)
+        c.assert_no_crash()

@@ -29,7 +29,7 @@ import httpx
 import pytest
 
 from .cluster_harness import Cluster, missing, tool
-from .harness import CRASH, Hall
+from .harness import Hall
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(missing() is not None, reason=missing() or "")]
 BOUND = 0.5  # seconds any request may take while Redis fails (the Redis budget is 0.1 s)
@@ -103,9 +103,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         yield c
     finally:
         c.stop()
-        for w in c.workers:
-            crash = CRASH.search(w.log_text())
-            assert crash is None, f"a worker logged an exception:\n{w.log_text()[-3000:]}"
+        c.assert_no_crash()
 
 
 @pytest.fixture(scope="module")
