@@ -62,6 +62,11 @@ players = Table(
     Column("username", String(32), nullable=True, unique=True),
     Column("password_hash", String(256), nullable=True),
     Column("disabled", Boolean, nullable=False, server_default=false()),
+    Column("role", String(16), nullable=False, server_default="player"),  # player | moderator | admin
+    Column("muted_until", DateTime(timezone=True), nullable=True),  # no chat 禁言 until then
+    Column("banned_until", DateTime(timezone=True), nullable=True),  # disabled until then (None: for good)
+    Column("registered_from", String(64), nullable=True),  # the address an account was registered from
+    Column("registered_at", DateTime(timezone=True), nullable=True),
 )
 
 sessions = Table(
@@ -71,6 +76,7 @@ sessions = Table(
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("revoked_at", DateTime(timezone=True), nullable=True),
+    Column("address", String(64), nullable=True),  # where it was opened from (the admin console shows it)
 )
 
 rooms = Table(
@@ -86,6 +92,7 @@ rooms = Table(
     Column("damaged", Text, nullable=True),  # why the room was set aside (None: it plays)
     Column("created_by", Integer, ForeignKey("players.id"), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("barred", JSON, nullable=True),  # players an administrator kicked from the room: they may not sit again
 )
 
 hands = Table(
@@ -162,6 +169,41 @@ results = Table(
     UniqueConstraint("hand_id", "seat"),
 )
 """Each seated person's outcome of each finished hand (profiles, titles, win rates)."""
+
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
+    Column("actor_id", Integer, ForeignKey("players.id"), nullable=True),  # None: the command line
+    Column("actor", String(64), nullable=False),  # the actor's name then (or "paiju admin")
+    Column("action", String(32), nullable=False),
+    Column("target_id", Integer, ForeignKey("players.id"), nullable=True, index=True),
+    Column("room_id", String(16), nullable=True),
+    Column("detail", JSON, nullable=False),
+    Column("reason", Text, nullable=False),
+)
+"""Every administrator's action (paiju.server.accounts.moderation): append-only, never
+changed or deleted by the hall."""
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("reporter_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("reported_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("room_id", String(16), nullable=True),
+    Column("hand_number", Integer, nullable=True),
+    Column("reason", String(16), nullable=False),  # cheating | abuse | stalling | other
+    Column("text", String(200), nullable=False),
+    Column("chat", JSON, nullable=False),  # the room's chat lines around the report
+    Column("status", String(16), nullable=False, index=True),  # open | closed
+    Column("handled_by", Integer, ForeignKey("players.id"), nullable=True),
+    Column("handled_at", DateTime(timezone=True), nullable=True),
+    Column("outcome", Text, nullable=True),
+)
+"""举报: a player's report of another (paiju.server.accounts.reports)."""
 
 ratings = Table(
     "ratings",
