@@ -127,3 +127,37 @@ export function tableSocketURL(roomId) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}/ws/${encodeURIComponent(roomId)}`;
 }
+
+// 举报 from a profile: {"report": id}; the reporter learns nothing about its outcome
+/** @type {(spec: {player: number, reason: string, text: string, room?: string, hand?: number}) => Promise<any>} */
+export const report = (spec) => postJSON("/api/reports", spec);
+
+// The admin console's calls (moderators and admins; the hall refuses others with not_admin).
+/** @param {Record<string, string | number | null | undefined>} params */
+function query(params) {
+  const q = Object.entries(params)
+    .filter(([, v]) => v !== undefined && v !== null && v !== "")
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join("&");
+  return q ? "?" + q : "";
+}
+export const admin = {
+  /** @type {(status: string, offset?: number, limit?: number) => Promise<any>} */
+  reports: (status, offset = 0, limit = 20) => getJSON("/api/admin/reports" + query({ status, offset, limit })),
+  /** @type {(id: number, outcome: string) => Promise<any>} */
+  closeReport: (id, outcome) => postJSON(`/api/admin/reports/${id}`, { outcome }),
+  /** @type {(q: string, offset?: number, limit?: number) => Promise<any>} */
+  users: (q, offset = 0, limit = 20) => getJSON("/api/admin/users" + query({ q, offset, limit })),
+  /** @type {(id: number) => Promise<any>} */
+  user: (id) => getJSON(`/api/admin/users/${id}`),
+  // what: role | ban | unban | mute | grant; body: its fields and the reason
+  /** @type {(id: number, what: string, body: Record<string, unknown>) => Promise<any>} */
+  userAction: (id, what, body) => postJSON(`/api/admin/users/${id}/${what}`, body),
+  rooms: () => getJSON("/api/admin/rooms"),
+  /** @type {(room: string, seat: number, reason: string) => Promise<any>} */
+  kick: (roomId, seat, reason) => postJSON("/api/admin/kick", { room: roomId, seat, reason }),
+  /** @type {(room: string, reason: string) => Promise<any>} */
+  closeRoom: (roomId, reason) => postJSON("/api/admin/close", { room: roomId, reason }),
+  /** @type {(offset?: number, limit?: number, player?: number | null) => Promise<any>} */
+  audit: (offset = 0, limit = 50, who = null) => getJSON("/api/admin/audit" + query({ offset, limit, player: who })),
+};

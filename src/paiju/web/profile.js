@@ -6,6 +6,7 @@
 import * as api from "./api.js";
 import { t, label, getLang } from "./i18n.js";
 import { accountBar, errorText, logo } from "./lobby.js";
+import { askReport } from "./table/seatmenu.js";
 import { h, toast } from "./ui.js";
 
 const GAMES = ["baohuang", "shengji", "shuangkou"];
@@ -127,6 +128,7 @@ export function mountProfile(root, id, ctx) {
       { class: "panel" },
       h("h1", { "data-testid": "profile-name" }, p.name, p.guest ? h("span", { class: "muted" }, " · " + t("guest")) : null),
       p.guest ? h("div", { class: "muted" }, t("guest_no_beans")) : h("div", { class: "beans big", "data-testid": "profile-beans" }, t("beans_n", { n: p.beans })),
+      mine ? null : reportButton(p),
     );
     const rows = GAMES.map((g) => {
       const s = d.games[g];
@@ -194,6 +196,21 @@ export function mountProfile(root, id, ctx) {
   }
 
   return lifecycle(render, load, () => (destroyed = true));
+}
+
+// 举报 from a profile: the reason and a line of text; a thank-you, nothing about the outcome.
+function reportButton(p) {
+  const go = async () => {
+    const answer = await askReport(p.name);
+    if (!answer) return;
+    try {
+      await api.report({ player: p.id, reason: answer.reason, text: answer.text });
+      toast(t("report_thanks"));
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  };
+  return h("button", { class: "small report-button", "data-testid": "profile-report", onclick: go }, t("report"));
 }
 
 // A hand of the list: its replay 牌谱回放 from the player's own seat, and its record as a file.

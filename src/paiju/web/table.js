@@ -12,6 +12,8 @@
 //   table/topbar.js     the top bar, its tools, the connection banner
 //   table/felt.js       the felt: seats placed around it, the centre, the score screen
 //   table/seats.js      one seat: name, badges, seat management, its play
+//   table/seatmenu.js   a seated person's menu: 举报 (report), the owner's 请离座 (unseat)
+//   table/closed.js     the hall ending the page's place (kick, session, room closed), notices
 //   table/centre.js     the centre's shared parts
 //   table/scores.js     the score screen's shared parts
 //   table/controls.js   the prompt and buttons over the hand (hosted.js: 托管, ready.js: 准备)
@@ -29,6 +31,7 @@ import * as api from "./api.js";
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
 import { onSaid } from "./table/chat.js";
+import { onNotice } from "./table/closed.js";
 import { startTick } from "./table/clock.js";
 import { renderControls } from "./table/controls.js";
 import { renderFelt } from "./table/felt.js";
@@ -36,6 +39,7 @@ import { attachHandGestures, refreshSelection, renderHand } from "./table/hand.j
 import { hostedButton } from "./table/hosted.js";
 import { onError, showMessage } from "./table/message.js";
 import { renderPanel, togglePanel } from "./table/panels.js";
+import { onReported } from "./table/seatmenu.js";
 import { onCheck, onHint } from "./table/selection.js";
 import { act, connect, send } from "./table/socket.js";
 import { createTable } from "./table/state.js";
@@ -200,6 +204,12 @@ function onMessage(tb, msg) {
       break;
     case "said":
       onSaid(tb, msg);
+      break;
+    case "notice":
+      onNotice(tb, msg);
+      break;
+    case "reported":
+      onReported(tb, msg);
       break;
     default:
       break;

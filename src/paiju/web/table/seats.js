@@ -2,7 +2,7 @@
 // One seat around the felt: its name (online or not, "you"), its badges (role or team
 // from the game's presenter, place, standing, 托管, cards left, ready, the turn's timer),
 // seat management before a hand (sit, add or remove a bot), its last play in the trick,
-// what it said, and in a replay its cards face up.
+// what it said, its menu (seatmenu.js: 举报, 请离座), and in a replay its cards face up.
 // Exports: renderSeat.
 
 import * as C from "../cards.js";
@@ -12,6 +12,7 @@ import { t, getLang } from "../i18n.js";
 import { h } from "../ui.js";
 import { bubbleOf } from "./chat.js";
 import { timerText } from "./clock.js";
+import { seatMenuButton } from "./seatmenu.js";
 import { kindLabel } from "./text.js";
 
 /** @typedef {import("./state.js").Table} Table */
@@ -111,6 +112,8 @@ function nameLine(tb, s, info, empty) {
   }
   line.append(h("span", { class: "name-text" }, empty ? t("empty_seat") : tb.seatName(s)));
   if (s === tb.selfSeat()) line.append(h("span", { class: "you-mark" }, "(" + t("you") + ")"));
+  const menu = seatMenuButton(tb, s, info); // 举报, and the owner's 请离座
+  if (menu) line.append(menu);
   return line;
 }
 

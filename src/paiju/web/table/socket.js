@@ -6,6 +6,7 @@
 import * as api from "../api.js";
 import { t } from "../i18n.js";
 import { toast } from "../ui.js";
+import { CLOSE_CODES, onClosed } from "./closed.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -28,7 +29,7 @@ const RECONNECT_REASONS = new Set(["unavailable", "room_moving", "room_moved", "
  */
 export function connect(tb, onMessage, onNotFound) {
   const { S, ctx } = tb;
-  if (S.destroyed) return;
+  if (S.destroyed || S.closed) return;
   S.connState = S.attempts ? "reconnecting" : "connecting";
   tb.renderBanner();
   /** @type {WebSocket} */
@@ -86,6 +87,12 @@ export function connect(tb, onMessage, onNotFound) {
     }
     if (msg && msg.type === "error" && RECONNECT_REASONS.has(msg.code)) S.closeWhy = msg.code;
     else if (msg && msg.type === "hello") S.closeWhy = null;
+    // a refusal before the close (no reply to anything sent): what a final close code means
+    if (msg && msg.type === "error" && !msg.reply_to) S.refusal = msg.code || null;
+    if (msg && msg.type === "closed") {
+      onClosed(tb, msg); // the hall is about to close the socket: never reconnect after it
+      return;
+    }
     onMessage(msg);
   });
   ws.addEventListener("close", (ev) => {
@@ -97,6 +104,12 @@ export function connect(tb, onMessage, onNotFound) {
     if (ev.code === 1012 && !S.closeWhy) S.closeWhy = "room_moved";
     if (ev.code === 4404 || ev.code === 4004) {
       onNotFound();
+      return;
+    }
+    // an administrator's kick, the session ended, the room closed: say why, stay put
+    if (S.closed || ev.code === 4001 || ev.code === 4410 || (ev.code === 4401 && S.refusal !== "no_name")) {
+      if (!S.closed) onClosed(tb, { code: ev.code === 4410 && S.refusal ? S.refusal : CLOSE_CODES[ev.code] });
+      else tb.renderBanner();
       return;
     }
     if (ev.code === 4401) {
@@ -119,7 +132,7 @@ export function connect(tb, onMessage, onNotFound) {
  */
 function scheduleReconnect(tb, onMessage, onNotFound) {
   const { S } = tb;
-  if (S.destroyed) return;
+  if (S.destroyed || S.closed) return;
   const delay = Math.min(RETRY_MAX, RETRY_FIRST * 2 ** S.attempts) * (0.8 + Math.random() * 0.4);
   S.attempts += 1;
   S.connState = "reconnecting";

@@ -49,6 +49,8 @@ const AUTOSIT_KEY = "paiju.autosit";
  * @property {number} unanswered pings not answered yet
  * @property {number} pingedAt when the last ping went (ms)
  * @property {string | null} closeWhy the reason code the hall gave for the last closed socket
+ * @property {string | null} refusal the code of the last error that answered nothing sent (a refused socket's)
+ * @property {{code: string, params?: any, error?: string} | null} closed the hall ended this page's place for good (closed.js): no reconnection
  * @property {any} tickTimer
  * @property {any} hello
  * @property {any} update the last update (room, seat, turn, view, deadline …)
@@ -66,7 +68,7 @@ const AUTOSIT_KEY = "paiju.autosit";
  * @property {{action: string, selection: string | null} | null} lastAct
  * @property {boolean} autoSit
  * @property {"cw" | "ccw"} direction
- * @property {string} connState "connecting" | "open" | "reconnecting" | "replay"
+ * @property {string} connState "connecting" | "open" | "reconnecting" | "closed" | "replay"
  * @property {number} handLayoutWidth
  * @property {string[]} buryQueue Shengji: cards still to bury, one action per update
  * @property {number | null} buryTurn the turn the last bury action was sent at
@@ -186,6 +188,8 @@ function initialState(roomId, R) {
     unanswered: 0,
     pingedAt: 0,
     closeWhy: null,
+    refusal: null,
+    closed: null,
     tickTimer: null,
     hello: null,
     update: null,

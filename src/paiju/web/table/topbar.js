@@ -8,6 +8,7 @@ import { setSound, soundOn } from "../sound.js";
 import { h, toast } from "../ui.js";
 import { DIRECTION_KEY } from "./state.js";
 import { reasonText } from "./text.js";
+import { closedText } from "./closed.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -169,6 +170,19 @@ async function copyShare(tb) {
 export function renderBanner(tb) {
   const { S } = tb;
   const { banner, page } = tb.dom;
+  page.dataset.connection = S.connState;
+  if (S.closed) {
+    // the hall ended this page's place: why, and the way out (no reconnection)
+    banner.classList.remove("hidden");
+    banner.classList.add("closed");
+    banner.dataset.closed = S.closed.code;
+    banner.replaceChildren(
+      h("span", { "data-testid": "closed-text" }, closedText(S.closed)),
+      " ",
+      h("button", { class: "small", "data-testid": "closed-back", onclick: () => tb.ctx.navigate("#/") }, t("back_lobby")),
+    );
+    return;
+  }
   let text = "";
   if (S.connState === "connecting" && !S.update) text = t("connecting");
   else if (S.connState === "reconnecting") {
@@ -178,5 +192,4 @@ export function renderBanner(tb) {
   }
   banner.textContent = text;
   banner.classList.toggle("hidden", !text);
-  page.dataset.connection = S.connState;
 }
