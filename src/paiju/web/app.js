@@ -1,9 +1,11 @@
 // @ts-check
 // The app: identity check (login screen when /api/me says null), the hash router
-// (#/ lobby, #/room/{id} table, #/replay/… the replay viewer) and the language switch
+// (#/ lobby, #/room/{id} table, #/replay/… the replay viewer, #/admin… the admin console)
+// and the language switch
 // shared by every page; a record file dropped anywhere opens its replay.
 
 import * as api from "./api.js";
+import { mountAdmin, parseAdminHash } from "./admin.js";
 import { t, getLang, setLang, toggleLang } from "./i18n.js";
 import { mountLogin, mountLobby } from "./lobby.js";
 import { mountLeaderboard, mountProfile } from "./profile.js";
@@ -45,7 +47,7 @@ function navigate(hash) {
 
 /**
  * The page the address names.
- * @returns {{page: "room", id: string} | {page: "replay", where: any} | {page: "player", id: number} | {page: "leaderboard"} | {page: "lobby"}}
+ * @returns {{page: "room", id: string} | {page: "replay", where: any} | {page: "player", id: number} | {page: "leaderboard"} | {page: "admin", section: string} | {page: "lobby"}}
  */
 function parseRoute() {
   const hash = location.hash.replace(/^#/, "") || "/";
@@ -56,6 +58,8 @@ function parseRoute() {
   const p = hash.match(/^\/player\/(\d+)/);
   if (p) return { page: "player", id: Number(p[1]) };
   if (hash.startsWith("/leaderboard")) return { page: "leaderboard" };
+  const section = parseAdminHash(hash);
+  if (section) return { page: "admin", section };
   return { page: "lobby" };
 }
 
@@ -81,6 +85,7 @@ async function route() {
   else if (r.page === "replay") current = mountReplay(root, r.where, ctx);
   else if (r.page === "player") current = mountProfile(root, r.id, ctx);
   else if (r.page === "leaderboard") current = mountLeaderboard(root, ctx);
+  else if (r.page === "admin") current = mountAdmin(root, r.section, ctx);
   else current = mountLobby(root, ctx);
 }
 

@@ -100,7 +100,8 @@ function beansChip(r) {
 }
 
 // The player's part of the top bar: beans 游戏豆 (an account's) with 救济 when it is due, the
-// profile and the leaderboard, and log out (an account) or register (a guest keeps its hands).
+// profile and the leaderboard, the admin console (moderators and admins), and log out (an
+// account) or register (a guest keeps its hands).
 /**
  * @param {any} ctx the app's context
  * @param {() => void} onChange after a log-out, a registration or 救济
@@ -128,6 +129,9 @@ export function accountBar(ctx, onChange) {
   }
   bar.appendChild(h("a", { class: "small link", href: `#/player/${p.id}`, "data-testid": "my-profile" }, t("profile")));
   bar.appendChild(h("a", { class: "small link", href: "#/leaderboard", "data-testid": "leaderboard-link" }, t("leaderboard")));
+  if (p.role === "admin" || p.role === "moderator") {
+    bar.appendChild(h("a", { class: "small link", href: "#/admin", "data-testid": "admin-link" }, t("admin_console")));
+  }
   if (p.guest) {
     const reg = h("button", { class: "small", "data-testid": "register" }, t("register_button"));
     reg.addEventListener("click", () => {
