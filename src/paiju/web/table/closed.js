@@ -43,7 +43,10 @@ export function closedText(msg) {
     const penalty = Number.isFinite(p.penalty) && p.penalty ? t("kicked_penalty", { n: p.penalty }) : "";
     return reasonText("kicked", { reason: p.reason || "–" }, msg.error) + penalty;
   }
-  if (msg.code === "session_ended") return reasonText("session_ended", { why: t("why_" + (p.why || "logout")) }, msg.error);
+  if (msg.code === "session_ended") {
+    const why = p.why ? ` (${t("why_" + p.why)})` : "";
+    return reasonText("session_ended", {}, msg.error) + why;
+  }
   if (msg.code === "room_closed") return reasonText("room_closed", { reason: p.reason || "–" }, msg.error);
   return reasonText(msg.code, p, msg.error);
 }
