@@ -2,7 +2,9 @@
 from the console #/admin, and the player's page says why (the admin's reason, the penalty)
 and does not reconnect; a player reports another from the table (the seat's ⋯ menu), the
 administrator finds the report in the console with the chat line kept with it, and opens
-the hand's replay from it.
+the hand's replay from it; a moderator mutes a player from the console's users, whose
+phrase is then refused with the reason, and the room's creator unseats that player between
+hands (only the creator's menu offers it), who is told by whom and watches on.
 
 The administrator is an account made one by the store (players.role), as `paiju admin
 user role NAME admin` would; the players are guests. The reported hand is played out by the
@@ -184,3 +186,47 @@ def test_a_report_from_the_table_is_opened_with_its_replay(server: HallServer, n
     card.get_by_test_id("report-close").click()
     expect(card).to_have_count(0)  # only open ones are listed
     assert not reporter.page.errors and not reported.errors and not admin.errors  # type: ignore[attr-defined]
+
+
+def test_a_muted_player_is_told_and_the_owner_unseats_between_hands(
+    server: HallServer, new_page: Callable[..., Page]
+) -> None:
+    owner = Driver(new_page(), "Owner", "shuangkou")
+    owner.login(server.url)
+    room = owner.create_room("shuangkou")
+    chatty = guest(new_page, server, "Chatty")
+    chatty.goto(server.url + f"#/room/{room}")
+    chatty.get_by_test_id("sit-1").click()
+    table = chatty.get_by_test_id("table")
+    expect(table).to_have_attribute("data-my-seat", "1")
+    # only the room's creator may unseat: another person's menu offers the report alone
+    chatty.get_by_test_id("seat-menu-0").click()
+    expect(chatty.get_by_test_id("report-0")).to_be_visible()
+    expect(chatty.get_by_test_id("unseat-0")).to_have_count(0)
+    chatty.get_by_test_id("seat-menu-cancel").click()
+
+    # a moderator's mute from the console: the user found by name, muted with a reason
+    admin = admin_page(server, new_page)
+    admin.goto(server.url + "#/admin/users")
+    admin.get_by_test_id("users-q").fill("Chatty")
+    admin.get_by_test_id("users-search").click()
+    admin.locator('[data-testid^="user-open-"]', has_text="Chatty").first.click()
+    expect(admin.get_by_test_id("user-detail").locator("h3")).to_contain_text("Chatty")
+    admin.get_by_test_id("user-mute").click()
+    admin.get_by_test_id("admin-ask-minutes").fill("30")
+    admin.get_by_test_id("admin-ask-reason").fill("spamming the table")
+    admin.get_by_test_id("admin-ask-yes").click()
+    expect(admin.get_by_test_id("user-detail").locator("h3")).to_contain_text("muted until")
+    # the muted player's phrase is refused with the sentence of `muted`
+    chatty.get_by_test_id("phrases-toggle").click()
+    chatty.get_by_test_id("phrase-hurry").click()
+    expect(chatty.get_by_test_id("message")).to_have_text(re.compile(r"You are muted for \d+ more minute"))
+
+    # between hands the owner unseats Chatty, who is told by whom and watches on
+    owner.page.get_by_test_id("seat-menu-1").click()
+    owner.page.get_by_test_id("unseat-1").click()
+    owner.page.get_by_test_id("unseat-confirm-yes").click()
+    expect(chatty.get_by_test_id("toast")).to_contain_text("The room's owner unseated you")
+    expect(table).to_have_attribute("data-my-seat", "")
+    expect(table).to_have_attribute("data-connection", "open")
+    assert not owner.page.errors and not chatty.errors and not admin.errors  # type: ignore[attr-defined]
