@@ -156,6 +156,7 @@ def set_password_tx(c: Connection, pid: int, password_hash: str, keep: str | Non
 
 
 def set_disabled_tx(c: Connection, pid: int, disabled: bool) -> None:
-    c.execute(update(players).where(players.c.id == pid).values(disabled=disabled))
+    """Disable an account for good (its sessions end), or enable it again (a ban ends too)."""
+    c.execute(update(players).where(players.c.id == pid).values(disabled=disabled, banned_until=None))
     if disabled:
         db.revoke_sessions_tx(c, pid)
