@@ -6,8 +6,8 @@ the hand's replay from it; a moderator mutes a player from the console's users, 
 phrase is then refused with the reason, and the room's creator unseats that player between
 hands (only the creator's menu offers it), who is told by whom and watches on.
 
-The administrator is an account made one by the store (players.role), as `paiju admin
-user role NAME admin` would; the players are guests. The reported hand is played out by the
+The administrator is an account made one by `paiju admin user role NAME admin`; the
+players are guests. The reported hand is played out by the
 two pages' own sockets (the first legal action at each turn) — the table's clicks are
 other tests' work.
 """
@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -24,7 +26,6 @@ pytest.importorskip("playwright.sync_api")
 if not os.path.exists("/usr/bin/chromium"):
     pytest.skip("the browser tests need Debian's chromium at /usr/bin/chromium", allow_module_level=True)
 
-import sqlalchemy as sa  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402
 
 from .conftest import HallServer  # noqa: E402
@@ -52,14 +53,11 @@ AUTOPLAY_JS = """([room, seat]) => {
 
 
 def set_role(server: HallServer, username: str, role: str) -> None:
-    """The store's players.role, as `paiju admin user role` sets it."""
-    engine = sa.create_engine(f"sqlite:///{server.db}")
-    try:
-        with engine.begin() as c:
-            q = sa.text("UPDATE players SET role = :role WHERE lower(username) = lower(:username)")
-            assert c.execute(q, {"role": role, "username": username}).rowcount == 1
-    finally:
-        engine.dispose()
+    """`paiju admin user role NAME ROLE` on the hall's database (the store's players.role)."""
+    code = "from paiju.cli import app; app()"
+    cmd = [sys.executable, "-c", code, "admin", "user", "role", username, role, "--db", f"sqlite:///{server.db}"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def admin_page(server: HallServer, new_page: Callable[..., Page]) -> Page:
