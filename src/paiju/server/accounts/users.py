@@ -123,7 +123,13 @@ class LoginLimiter:
 
 # ---------------------------------------------------------------------- in the store (writer thread)
 def register_tx(
-    c: Connection, username: str, password_hash: str, name: str, guest: int | None, start_beans: int
+    c: Connection,
+    username: str,
+    password_hash: str,
+    name: str,
+    guest: int | None,
+    start_beans: int,
+    address: str | None = None,
 ) -> dict[str, Any] | None:
     """A new account, or the guest ``guest`` made one (its player, history and rating kept);
     its first session and its starting beans. None: the user name is taken (nothing is
@@ -139,7 +145,7 @@ def register_tx(
     else:
         pid = guest
         c.execute(update(players).where(players.c.id == pid).values(**values))
-    token = db.new_session_tx(c, pid)
+    token = db.new_session_tx(c, pid, address)
     add_beans_tx(c, pid, start_beans, "start")
     return {"id": pid, "name": name, "username": username, "token": token}
 

@@ -19,17 +19,22 @@ import asyncio
 import logging
 from collections.abc import Iterator
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import or_, select
 from sqlalchemy.engine import Connection
 
 from paiju.server.accounts.moderation import aware, is_barred_now
-from paiju.server.store.db import players, sessions
+from paiju.server.store.db import Store, players, sessions
 from paiju.server.tables.connection import Conn
 
-if TYPE_CHECKING:
-    from paiju.server.tables.hall import Hall
+
+class Holder(Protocol):
+    """What revocation needs of the hall (hall.py's ``Hall``, which is above it)."""
+
+    store: Store
+    tables: dict[str, Any]  # room → its table (table.py), whose ``conns`` are its connections
+    cluster: Any  # cluster_rooms.Cluster (its ``shared`` tells the other workers), or None
 
 WATCH_EVERY = 5.0  # seconds between looks at the store for sessions ended behind the hall's back
 CLOSE_SESSION_ENDED = 4401  # the page's "log in again" close code
@@ -64,7 +69,7 @@ def ended_tx(c: Connection, sids: list[str]) -> dict[str, str]:
 class Revocation:
     """One process's side: its connections closed when their sessions end."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: Holder) -> None:
         self.hall = hall
         self._task: asyncio.Task[None] | None = None
         self.closed = 0  # connections closed because their session ended (a figure for tests and metrics)

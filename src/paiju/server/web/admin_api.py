@@ -24,7 +24,17 @@ from paiju.server.tables.hall import Hall
 from paiju.server.web.answers import HttpError, error, json_body
 
 MAX_PAGE = 200
-STATUS = {"not_account": 401, "not_admin": 403, "no_such_player": 404, "no_such_report": 404, "no_such_room": 404}
+STATUS = {  # the HTTP status of a refusal, by its reason code (others: 400)
+    "no_name": 401,
+    "not_account": 401,
+    "not_admin": 403,
+    "no_such_player": 404,
+    "no_such_report": 404,
+    "no_such_room": 404,
+    "save_failed": 503,  # the table could not store it: nothing was done, try again
+    "room_moved": 503,
+    "unavailable": 503,
+}
 
 Me = Callable[[Request], Awaitable[dict[str, Any] | None]]
 

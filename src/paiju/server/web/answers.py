@@ -83,5 +83,5 @@ async def json_body(req: Request, limit: int, checked: bool = True) -> dict[str,
         if checked:
             check_value(body, "the body", depth=-1)
     except IllegalAction as e:
-        raise HttpError(400, str(e)) from None
+        raise HttpError(400, str(e), e) from None
     return body

@@ -158,7 +158,7 @@ def create_app(
         guest, start = (p["id"] if p else None), hall().beans.start
         try:
             made = await hall().write(
-                Write(run=lambda c: accounts.register_tx(c, username, hashed, name, guest, start))
+                Write(run=lambda c: accounts.register_tx(c, username, hashed, name, guest, start, _address(req)))
             )
         except StoreError as e:
             if "unique" not in str(e).lower() and "duplicate" not in str(e).lower():
