@@ -507,6 +507,10 @@ const STRINGS = {
     "reason.not_account": "请先登录账号",
     "reason.too_few_beans": "这个房间要有 {min} 游戏豆才能坐下，你有 {beans}",
     "reason.no_relief": "救济每天一次，只发给游戏豆少于 {below} 的玩家",
+    "reason.beans_do_not_cover": "这里一局最多输 {need} 游戏豆，你只有 {beans}",
+    "reason.same_address": "同IP不能同桌：和你同一地址的玩家已经坐在这张有游戏豆输赢的桌上",
+    "reason.too_many_registrations": "这个地址一小时内已注册 {count} 个账号，请稍后再试",
+    "reason.start_beans_pending": "再打 {hands} 局计分的牌，就发给你初始游戏豆",
     "reason.bad_own_multiplier": "个人倍数为 1 到 4，在允许加倍的房间里每局开始前设定",
     // the replay viewer 牌谱回放 and its 复盘
     back: "返回",
@@ -1071,6 +1075,10 @@ const STRINGS = {
     "reason.not_account": "Log in to an account first",
     "reason.too_few_beans": "This room needs {min} beans to sit; you have {beans}",
     "reason.no_relief": "Relief is given once a day to a balance under {below}",
+    "reason.beans_do_not_cover": "One hand here can cost {need} beans; you have {beans}",
+    "reason.same_address": "Another player from your address sits at this table, where beans are at stake",
+    "reason.too_many_registrations": "{count} accounts were registered from your address in the last hour: try later",
+    "reason.start_beans_pending": "Your start beans come after {hands} more scored hands",
     "reason.bad_own_multiplier": "Your own multiplier is 1 to 4, set between hands in a room that allows it",
     // the replay viewer 牌谱回放 and its 复盘
     back: "Back",
