@@ -201,6 +201,12 @@ function onMessage(tb, msg) {
     case "said":
       onSaid(tb, msg);
       break;
+    case "notice":
+      // unseated between hands: the beans no longer cover a hand here (the connection stays, watching)
+      if (msg.code === "unseated" && msg.params && msg.params.by === "beans") {
+        showMessage(tb, t("notice_unseated_beans", { need: msg.params.need, beans: msg.params.beans }), "error", { ms: 8000 });
+      }
+      break;
     default:
       break;
   }
