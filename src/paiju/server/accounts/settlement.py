@@ -131,12 +131,13 @@ def start_pending_tx(c: Connection, pid: int, settings: BeanSettings) -> int:
     return max(1, settings.start_after_hands - scored_hands_tx(c, pid))
 
 
-def grant_start_tx(c: Connection, pid: int, settings: BeanSettings, hand_id: int | None = None) -> bool:
+def grant_start_tx(c: Connection, pid: int, settings: BeanSettings) -> bool:
     """The start beans, once: when the account has no ``start`` row and has finished
-    ``start_after_hands`` scored hands (True: granted now)."""
+    ``start_after_hands`` scored hands (True: granted now). The row names no hand: a
+    hand's rows are those that sum to 0."""
     if at_stake_tx(c, [pid]) or scored_hands_tx(c, pid) < settings.start_after_hands:
         return False
-    add_beans_tx(c, pid, settings.start, "start", hand_id)
+    add_beans_tx(c, pid, settings.start, "start")
     return True
 
 
@@ -264,7 +265,7 @@ def finish_tx(
         c.execute(insert(results), rows)
     pending = accounts_tx(c, pids) - is_account
     if scored:
-        is_account |= {p for p in sorted(pending) if grant_start_tx(c, p, settings, hand_id)}
+        is_account |= {p for p in sorted(pending) if grant_start_tx(c, p, settings)}
     return {
         "beans": beans,
         "ratings": rating_of,
