@@ -84,7 +84,13 @@ def test_the_baohuang_bound_is_the_largest_score_the_scoring_can_give(variant: s
                     place[0], None if guard is None else place[guard], solo=solo, open_guard=open_guard,
                     rebellion=rebel, kicks=kicks, tribute_cards=cards,
                 )  # fmt: skip
-                scores = [res["emperor"], res["guard"] if guard else res["rebel"], res["rebel"], res["rebel"], res["rebel"]]
+                scores = [
+                    res["emperor"],
+                    res["guard"] if guard else res["rebel"],
+                    res["rebel"],
+                    res["rebel"],
+                    res["rebel"],
+                ]
                 best = max(best, side_total(scores))
     assert max_hand_points("baohuang", options) == best
 
@@ -289,7 +295,9 @@ def test_registrations_per_address_are_counted_in_the_store(tmp_path: Path) -> N
         assert reg("a3", "10.0.0.1") == {"too_many": 2}
         assert reg("b1", "10.0.0.2") is not None  # another address
         with store.engine.connect() as c:
-            assert c.execute(select(func.count()).where(players.c.username == "a3")).scalar_one() == 0  # nothing written
+            assert (
+                c.execute(select(func.count()).where(players.c.username == "a3")).scalar_one() == 0
+            )  # nothing written
         with store.engine.begin() as c:  # an hour later the first two no longer count
             old = db.now() - timedelta(hours=1, seconds=1)
             c.execute(update(players).where(players.c.registered_from == "10.0.0.1").values(registered_at=old))

@@ -68,8 +68,12 @@ def check(
 @admin.command()
 def audit(
     db: Annotated[str | None, DB] = None,
-    share: Annotated[float, typer.Option(help="farming signal: the part of an account's losses gone to one other")] = 0.8,
-    min_lost: Annotated[int, typer.Option(help="farming signal: only accounts that lost at least this many beans")] = 500,
+    share: Annotated[
+        float, typer.Option(help="farming signal: the part of an account's losses gone to one other")
+    ] = 0.8,
+    min_lost: Annotated[
+        int, typer.Option(help="farming signal: only accounts that lost at least this many beans")
+    ] = 500,
 ) -> None:
     """Check the bean ledger (every hand sums to 0, no balance below 0, one start grant per
     account; exit 1 if anything fails) and list the farming signal — a report, not a verdict."""

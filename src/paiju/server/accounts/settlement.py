@@ -187,9 +187,7 @@ def hand_beans(
     pays an account at most its balance, at most ``cost`` (the most the hand can cost:
     ``paiju.stakes.max_hand_cost``). Sums to 0; no account pays past its balance."""
     held = [max(0, b) if a else None for a, b in zip(accounts, balances)]
-    beans = settle(
-        scores, room_multiplier=room_multiplier, table_multiplier=table_multiplier, own=own, balances=held
-    )
+    beans = settle(scores, room_multiplier=room_multiplier, table_multiplier=table_multiplier, own=own, balances=held)
     limits = [None if b is None else b if cost is None else min(b, cost) for b in held]
     return cap_house_winnings(beans, [not a for a in accounts], limits)
 
@@ -220,7 +218,9 @@ def finish_tx(
     beans = [0] * n
     if scored:
         held = balances_tx(c, sorted(is_account))
-        room = {k: room_options[k] for k in ("bean_multiplier", "table_multiplier") if k in room_options}
+        room: dict[str, Any] = {
+            k: room_options[k] for k in ("bean_multiplier", "table_multiplier") if k in room_options
+        }
         beans = hand_beans(
             bean_scores(game_name, scores),
             [p is not None and p in is_account for p in seat_players],

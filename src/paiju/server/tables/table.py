@@ -360,7 +360,9 @@ class Table(TableUpdates, TableAutoplay):
             raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
         if self.seat_of(conn.player["id"]) is not None:  # seated elsewhere here while we read
             raise IllegalAction("you already have a seat at this table", "already_seated")
-        self._check_entry(self.balances.get(conn.player["id"]) if self._at_stake(conn.player["id"]) else None, conn.address)
+        self._check_entry(
+            self.balances.get(conn.player["id"]) if self._at_stake(conn.player["id"]) else None, conn.address
+        )
         mark = address_mark(conn.address)
         await self._save_seats(self._seats_with(seat, player=conn.player["id"], own=1, addr=mark, **FRESH_SEAT))
         self.hall.remember(conn.player["id"], conn.player["name"])

@@ -170,9 +170,7 @@ if __name__ == "__main__":
         deal_step=a.deal_step,
         deal_final_window=a.deal_final_window,
         bot_workers=a.bot_workers,
-        beans=BeanSettings(
-            a.start_beans, a.relief_below, a.relief, a.start_after_hands, a.registrations_per_hour
-        ),
+        beans=BeanSettings(a.start_beans, a.relief_below, a.relief, a.start_after_hands, a.registrations_per_hour),
         analysis=AnalysisSettings(budget=a.analysis_budget, jobs=a.analysis_jobs, workers=a.analysis_workers),
         cluster=cluster_settings(a.redis, a.worker_id, a.port, a.lease_ttl),
     )
