@@ -25,7 +25,7 @@ import pytest
 
 from .abuse_helpers import refused_connection
 from .cluster_harness import Cluster, Seat, missing
-from .harness import Client, sit_with_bots
+from .harness import Client, Hall, sit_with_bots
 from .test_durability import keeps_playing, wait_until
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
@@ -145,6 +145,61 @@ def accepted(c: Client) -> bool:
     first = c.next()
     c.close()
     return bool(first["type"] == "hello")
+
+
+def test_moderation_reaches_the_worker_that_plays_the_room(cluster: Cluster) -> None:
+    """An administrator's request on one worker acts on a table another worker plays: a mute
+    reaches the player's open socket, a kick mid-hand closes it with the reason and the leave
+    penalty, and a logout or a ban on one worker closes that account's sockets on the others
+    within 2 s (the cluster's Redis bus, shared.py; revocation.py)."""
+    from paiju.cli import app as cli
+
+    from .test_moderation import closed, register, runner
+
+    front = cluster.hall
+    admin, victim = register(front, "cl_admin"), register(front, "cl_victim")
+    r = runner.invoke(cli, ["admin", "user", "role", "cl_admin", "admin", "--db", cluster.db_url])
+    assert r.exit_code == 0, r.output
+    rid = front.create_room(victim, name="moderated")
+    table = front.connect(rid, victim)
+    try:
+        sit_with_bots(table)
+        owner = cluster.owner(rid)[0]
+        assert owner is not None
+        other = next(w for w in cluster.workers if w is not cluster.worker(owner))  # not the table's worker
+        elsewhere = Hall(other)
+        mute = elsewhere.http(admin.token).post(
+            f"/api/admin/users/{victim.id}/mute", json={"minutes": 10, "reason": "spam"}
+        )
+        assert mute.status_code == 200, mute.text
+        time.sleep(1.0)  # the bus is quicker; one try only: talking again at once is say_too_fast
+        table.send({"type": "say", "phrase": "hurry"})
+        assert table.until(lambda m: m["type"] in ("said", "error"))["code"] == "muted"
+        table.send({"type": "start"})
+        table.until_update(lambda m: m["room"]["status"] == "playing")
+        t0 = time.monotonic()
+        kick = elsewhere.http(admin.token).post(
+            "/api/admin/kick", json={"room": rid, "seat": 0, "reason": "bot-like play"}
+        )
+        assert kick.status_code == 200 and kick.json() == {"ok": True, "penalty": 40}, kick.text
+        msg = closed(table, 2.0)
+        assert msg["params"] == {"reason": "bot-like play", "penalty": 40} and time.monotonic() - t0 < 2.5
+        assert cluster.owner(rid)[0] == owner  # carried out where the room is played: it did not move
+    finally:
+        table.close()
+    # a logout on one worker ends that session's socket on another
+    room2 = front.create_room(admin, name="logout")
+    watch = front.connect(room2, victim)
+    try:
+        watch.next()
+        where = cluster.owner(room2)[0]
+        assert where is not None
+        other = next(w for w in cluster.workers if w is not cluster.worker(where))
+        t0 = time.monotonic()
+        assert Hall(other).http(victim.token).post("/api/logout").status_code == 200
+        assert closed(watch, 2.0)["params"] == {"why": "logout"} and time.monotonic() - t0 < 2.5
+    finally:
+        watch.close()
 
 
 def test_kill_9_of_a_tables_worker_moves_the_table_within_5_s_and_loses_nothing(cluster: Cluster) -> None:

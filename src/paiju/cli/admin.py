@@ -161,7 +161,9 @@ def import_(
 
 # ---------------------------------------------------------------------- accounts
 user = typer.Typer(
-    name="user", help="Look after an account: reset its password, grant beans, disable it.", no_args_is_help=True
+    name="user",
+    help="Look after an account: reset its password, grant beans, disable it, give it a role.",
+    no_args_is_help=True,
 )
 admin.add_typer(user, name="user")
 
@@ -193,6 +195,7 @@ def reset_password(
 
     from paiju.errors import IllegalAction
     from paiju.server.accounts import users as accounts
+    from paiju.server.accounts.moderation import audit_tx
 
     store = _store(db)
     try:
@@ -205,6 +208,7 @@ def reset_password(
             raise typer.Exit(2) from None
         with store.engine.begin() as c:
             accounts.set_password_tx(c, int(found["id"]), hashed)
+            audit_tx(c, None, "reset_password", "reset on the command line", target=int(found["id"]))
     finally:
         store.close()
     out = Console(highlight=False)
@@ -217,24 +221,24 @@ def reset_password(
 def grant(
     username: Annotated[str, typer.Argument(help="the account's user name")],
     beans: Annotated[int, typer.Argument(help="beans to add (negative, after --: to take away, never below 0)")],
+    reason: Annotated[str, typer.Option(help="why (kept in the audit log)")] = "granted on the command line",
     db: Annotated[str | None, DB] = None,
 ) -> None:
-    """Add beans 游戏豆 to an account (a ledger row of kind grant)."""
-    from paiju.server.accounts import settlement
+    """Add beans 游戏豆 to an account (a ledger row of kind grant, and a line in the audit log)."""
+    from paiju.errors import IllegalAction
+    from paiju.server.accounts import moderation
 
     store = _store(db)
     try:
         found = _account(store, username)
         pid = int(found["id"])
-        with store.engine.begin() as c:
-            balance = settlement.balance_tx(c, pid)
-            if balance + beans < 0:
-                Console(stderr=True).print(
-                    f"[bold red]error:[/bold red] the balance is {balance}: it cannot go below 0"
-                )
-                raise typer.Exit(2)
-            settlement.add_beans_tx(c, pid, beans, "grant")
-            balance += beans
+        try:
+            why = moderation.check_reason(reason)
+            with store.engine.begin() as c:
+                balance = moderation.grant_tx(c, None, pid, beans, why)
+        except IllegalAction as e:
+            Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(str(e))}")
+            raise typer.Exit(2) from None
     finally:
         store.close()
     Console(highlight=False).print(f"{found['username']} now has {balance} beans")
@@ -246,14 +250,45 @@ def disable(
     enable: Annotated[bool, typer.Option("--enable", help="enable it again instead")] = False,
     db: Annotated[str | None, DB] = None,
 ) -> None:
-    """Disable an account (it cannot log in; its sessions end), or --enable it again."""
+    """Disable an account (it cannot log in; its sessions end, and a hall running on the
+    database closes its open tables within seconds), or --enable it again."""
     from paiju.server.accounts import users as accounts
+    from paiju.server.accounts.moderation import audit_tx
 
     store = _store(db)
     try:
         found = _account(store, username)
         with store.engine.begin() as c:
             accounts.set_disabled_tx(c, int(found["id"]), not enable)
+            what = "enable" if enable else "disable"
+            audit_tx(c, None, what, f"{what}d on the command line", target=int(found["id"]))
     finally:
         store.close()
     Console(highlight=False).print(f"{found['username']} is {'enabled' if enable else 'disabled'}")
+
+
+@user.command("role")
+def role(
+    username: Annotated[str, typer.Argument(help="the account's user name")],
+    new_role: Annotated[str, typer.Argument(metavar="ROLE", help="admin, moderator or player")],
+    reason: Annotated[str, typer.Option(help="why (kept in the audit log)")] = "set on the command line",
+    db: Annotated[str | None, DB] = None,
+) -> None:
+    """Make an account an admin or a moderator (the admin console #/admin), or a player again."""
+    from paiju.errors import IllegalAction
+    from paiju.server.accounts import moderation
+
+    store = _store(db)
+    try:
+        found = _account(store, username)
+        try:
+            checked = moderation.check_role(new_role)
+            why = moderation.check_reason(reason)
+            with store.engine.begin() as c:
+                moderation.set_role_tx(c, None, int(found["id"]), checked, why)
+        except IllegalAction as e:
+            Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(str(e))}")
+            raise typer.Exit(2) from None
+    finally:
+        store.close()
+    Console(highlight=False).print(f"{found['username']} is now {checked}")

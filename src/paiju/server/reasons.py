@@ -86,5 +86,34 @@ _hall_reasons(
     bad_name="a name is 1-{max} visible characters",
 )
 
+_hall_reasons(
+    # the people in charge (accounts/moderation.py, tables/moderation.py, web/admin_api.py)
+    not_admin="only an administrator may do this",
+    bad_reason="give a reason of 1-{max} characters",
+    bad_minutes="minutes is a whole number from 0 or 1 to {max}",
+    bad_role="a role is one of {roles}",
+    bad_grant="beans is a whole number, not 0, and the balance cannot go below 0",
+    no_such_player="there is no such player",
+    muted="you are muted for {minutes} more minute(s)",
+    barred="an administrator removed you from this room: you cannot sit here again",
+    nobody_to_kick="there is no person in seat {seat}",
+    not_room_owner="only the room's creator may unseat a player",
+    nobody_to_unseat="there is no other person in seat {seat}",
+    unseat_not_now="a player can be unseated only between hands",
+    # reports 举报 (accounts/reports.py)
+    bad_report_reason="a report's reason is cheating, abuse, stalling or other",
+    bad_report_text="a report's text is at most {max} characters",
+    nobody_to_report="there is no person in seat {seat} to report",
+    report_self="you cannot report yourself",
+    too_many_reports="at most {count} reports an hour",
+    no_such_report="there is no such report",
+    report_closed="this report is closed already",
+    # why the hall ends a connection (a ``closed`` message) or unseats a player (a ``notice``)
+    kicked="an administrator removed you from this game: {reason}",
+    session_ended="this session was ended: log in again",
+    room_closed="an administrator closed this room: {reason}",
+    unseated="you were unseated",
+)
+
 #: warnings of a legal action the player should confirm (a ``check`` answer's ``warning``)
 _hall_reasons(call_makes_solo="you hold every {card}: calling it, you play 暗独 alone against four")

@@ -130,8 +130,8 @@ def register_tx(
     name: str,
     guest: int | None,
     start_beans: int,
-    *,
     address: str | None = None,
+    *,
     per_hour: int | None = None,
     start_after_hands: int = 0,
 ) -> dict[str, Any] | None:
@@ -163,7 +163,7 @@ def register_tx(
     else:
         pid = guest
         c.execute(update(players).where(players.c.id == pid).values(**values))
-    token = db.new_session_tx(c, pid)
+    token = db.new_session_tx(c, pid, address)
     grant_start_tx(c, pid, BeanSettings(start=start_beans, start_after_hands=start_after_hands))
     return {"id": pid, "name": name, "username": username, "token": token}
 
@@ -187,6 +187,7 @@ def set_password_tx(c: Connection, pid: int, password_hash: str, keep: str | Non
 
 
 def set_disabled_tx(c: Connection, pid: int, disabled: bool) -> None:
-    c.execute(update(players).where(players.c.id == pid).values(disabled=disabled))
+    """Disable an account for good (its sessions end), or enable it again (a ban ends too)."""
+    c.execute(update(players).where(players.c.id == pid).values(disabled=disabled, banned_until=None))
     if disabled:
         db.revoke_sessions_tx(c, pid)

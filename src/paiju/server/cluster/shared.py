@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import secrets
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
@@ -113,6 +114,8 @@ class Shared:
         self.lobby_channel = _key("lobby", f"db{db}")
         self._to = _key("to", f"db{db}")  # + ":" + a worker: asks that worker for a room
         self.own_channel = f"{self._to}:{worker}"
+        self.bus_channel = _key("bus", f"db{db}")  # what every worker hears: sessions ended, rooms asked
+        self.on_bus: Callable[[dict[str, Any]], Awaitable[None]] | None = None
         self.on_lobby: Callable[[], None] = lambda: None  # another worker's lobby changed
         self.on_wanted: Callable[[str], Awaitable[None]] | None = None  # a room is asked of this worker
         self.players_here: Callable[[], int] = lambda: 0  # players with a table open on this worker
@@ -368,13 +371,15 @@ class Shared:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self.lobby_channel, self.own_channel)
+                await pubsub.subscribe(self.lobby_channel, self.own_channel, self.bus_channel)
                 async for msg in pubsub.listen():
                     channel = msg["channel"].decode()
                     data = msg["data"].decode() if isinstance(msg["data"], bytes) else str(msg["data"])
                     if channel == self.lobby_channel:
                         if data != self.worker:
                             self.on_lobby()
+                    elif channel == self.bus_channel:
+                        await self._heard(data)
                     elif self.on_wanted is not None:
                         await self.on_wanted(data)
             except (RedisError, OSError) as e:
@@ -383,6 +388,56 @@ class Shared:
             finally:
                 with contextlib.suppress(BaseException):
                     await pubsub.aclose()
+
+    # ------------------------------------------------------------------ the bus: every worker hears
+    async def publish(self, msg: dict[str, Any]) -> bool:
+        """Tell every worker (this one too) ``msg``; False when Redis did not take it (the
+        receivers' own checks catch up: revocation.py looks at the store every few seconds)."""
+        try:
+            await self._quick("telling the workers", lambda: self.quick.publish(self.bus_channel, orjson.dumps(msg)))
+        except (RedisError, OSError) as e:
+            self.trouble("telling the workers", e)
+            return False
+        return True
+
+    async def _heard(self, data: str) -> None:
+        try:
+            msg = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return
+        if isinstance(msg, dict) and self.on_bus is not None:
+            try:
+                await self.on_bus(msg)
+            except Exception:  # one message must not stop the listening
+                log.exception("a message of the bus could not be handled: %.200s", data)
+
+    async def request(self, msg: dict[str, Any], wait: float = 3.0) -> dict[str, Any] | None:
+        """Publish ``msg`` with a key to answer on, and wait up to ``wait`` seconds for the
+        answer of the worker it concerns (None: nobody answered)."""
+        key = _key("reply", secrets.token_hex(8))
+        if not await self.publish({**msg, "reply": key}):
+            return None
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            try:
+                got = await self._quick("reading an answer", lambda: self.quick.lpop(key))
+            except (RedisError, OSError):
+                continue
+            if isinstance(got, bytes | str):
+                answer: dict[str, Any] = orjson.loads(got)
+                return answer
+        return None
+
+    async def answer(self, key: str, result: dict[str, Any]) -> None:
+        """Answer a :meth:`request` (kept 30 s for it to read)."""
+        pipe = self.quick.pipeline(transaction=False)
+        pipe.rpush(key, orjson.dumps(result))
+        pipe.expire(key, 30)
+        try:
+            await self._quick("answering", pipe.execute)
+        except (RedisError, OSError) as e:
+            self.trouble("answering", e)
 
     # ------------------------------------------------------------------ connections and presence
     async def connect(self, player: int, address: str) -> str | None:

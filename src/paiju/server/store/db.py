@@ -42,6 +42,7 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -349,10 +350,12 @@ def session_id(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def new_session_tx(c: Connection, pid: int) -> str:
-    """A new session for player ``pid``: its token (for the cookie; only its hash is stored)."""
+def new_session_tx(c: Connection, pid: int, address: str | None = None) -> str:
+    """A new session for player ``pid`` (opened from ``address``): its token (for the
+    cookie; only its hash is stored)."""
     token = secrets.token_urlsafe(32)
-    c.execute(insert(sessions).values(id=session_id(token), player_id=pid, created_at=now()))
+    where = address[:64] if address else None
+    c.execute(insert(sessions).values(id=session_id(token), player_id=pid, created_at=now(), address=where))
     return token
 
 
@@ -364,11 +367,11 @@ def revoke_sessions_tx(c: Connection, pid: int, keep: str | None = None) -> None
     c.execute(q.values(revoked_at=now()))
 
 
-def create_player_tx(c: Connection, name: str) -> dict[str, Any]:
+def create_player_tx(c: Connection, name: str, address: str | None = None) -> dict[str, Any]:
     """A guest player and its first session."""
     pid = c.execute(insert(players).values(name=name, created_at=now())).inserted_primary_key
     assert pid is not None
-    return {"id": pid[0], "name": name, "token": new_session_tx(c, pid[0])}
+    return {"id": pid[0], "name": name, "token": new_session_tx(c, pid[0], address)}
 
 
 def rename_player_tx(c: Connection, pid: int, name: str) -> None:
@@ -519,13 +522,18 @@ class Store:
             return create_player_tx(c, name)
 
     def player_by_token(self, token: str | None) -> dict[str, Any] | None:
-        """The player of an open session (None: no such session, revoked, or the account disabled)."""
+        """The player of an open session (None: no such session, revoked, or the account
+        disabled — for good, or banned until a time not yet come)."""
         if not token:
             return None
         q = (
             select(players)
             .join(sessions, sessions.c.player_id == players.c.id)
-            .where(sessions.c.id == session_id(token), sessions.c.revoked_at.is_(None), players.c.disabled.is_(False))
+            .where(
+                sessions.c.id == session_id(token),
+                sessions.c.revoked_at.is_(None),
+                or_(players.c.disabled.is_(False), players.c.banned_until <= now()),
+            )
         )
         with self.engine.connect() as c:
             row = c.execute(q).mappings().first()

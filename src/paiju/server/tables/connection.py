@@ -42,6 +42,8 @@ class Conn:
     hand_id: int | None = None  # the hand whose events this connection has
     events_sent: int = 0  # how many of that hand's public events it has
     said: deque[float] = field(default_factory=deque)  # when it said something in the last minute
+    session: str | None = None  # the stored id of the login session it was opened with (revocation.py)
+    farewell: str | None = None  # the last message, sent as the hall closes it: why (kicked, logged out …)
 
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
@@ -53,11 +55,20 @@ class Conn:
         self.unsent += len(text)
         self.outbox.put_nowait(text)
 
-    def kick(self, code: int, reason: str) -> None:
-        """Close this connection for ``reason`` (its handler closes the socket)."""
+    def kick(self, code: int, reason: str, farewell: dict[str, Any] | None = None) -> None:
+        """Close this connection for ``reason`` (its handler closes the socket, after sending
+        ``farewell`` — the message that tells the page why, so that it does not reconnect)."""
         if not self.closed:
             self.closed, self.close_reason = True, (code, reason)
+            self.farewell = encode(farewell) if farewell is not None else None
             self.kicked.set()
+
+    def end(self, code: str, text: str, close_code: int, **params: Any) -> None:
+        """The hall ends this connection: a ``closed`` message with the reason ``code``, its
+        ``params`` (the page translates it) and ``text`` in English, then the socket closes
+        with ``close_code``."""
+        farewell = {"type": "closed", "code": code, "params": params, "error": text}
+        self.kick(close_code, text.encode()[:120].decode(errors="ignore"), farewell)  # a close reason: ≤ 123 bytes
 
     def error(
         self,

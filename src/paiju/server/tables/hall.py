@@ -35,6 +35,8 @@ from paiju.server.tables.bot_pool import BotPool
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.tables.games_info import check_hall_option, room_option_names, split_options
 from paiju.server.tables.limits import check_value
+from paiju.server.tables.moderation import refusable
+from paiju.server.tables.revocation import Revocation
 from paiju.server.tables.table import Table
 from paiju.server.tables.throttle import Limits, Throttle
 
@@ -88,6 +90,8 @@ class Hall:
             from paiju.server.tables.cluster_rooms import Cluster
 
             self.cluster = Cluster(self, cluster)
+            self.cluster.shared.on_bus = self._heard
+        self.revocation = Revocation(self)  # ended sessions end their connections (revocation.py)
 
     @property
     def leave_grace(self) -> float:
@@ -97,6 +101,7 @@ class Hall:
         """Load every room from the store and start its table (resuming unfinished hands).
         A room whose current hand does not replay is set aside; every other room starts.
         A worker of a cluster loads none: it claims rooms as players come (cluster_rooms.py)."""
+        self.revocation.start()
         if self.cluster is not None:
             self.bot_pool.start()
             await self.cluster.start()
@@ -125,6 +130,7 @@ class Hall:
             if task is not None:
                 task.cancel()
         await self.analyses.close()
+        await self.revocation.close()
         if self.cluster is not None:
             await self.cluster.close()  # gives every room up (the other workers claim them at once)
         for table in self.tables.values():
@@ -143,6 +149,14 @@ class Hall:
         except StoreUnavailable:
             self.store_unavailable()
             raise
+
+    async def decide(self, run: Any) -> Any:
+        """``run(connection)`` made durable when it accepts, or its refusal raised (an
+        IllegalAction raised by ``run`` before it writes anything: moderation, reports)."""
+        got = await self.write(Write(run=refusable(run)))
+        if isinstance(got, IllegalAction):
+            raise got
+        return got
 
     def database_ok(self) -> bool:
         """Does the database take writes (no failed write is being probed for)?"""
@@ -187,6 +201,47 @@ class Hall:
         if self.cluster is None:
             return self.tables.get(room)
         return await self.cluster.acquire(room)
+
+    # ------------------------------------------------------------------ an administrator's orders
+    async def order(self, room: str, what: str, **args: Any) -> Any:
+        """Have room ``room``'s table carry out ``admin_<what>`` (tables/moderation.py), on
+        this process or on the worker of the cluster that plays it; its result (IllegalAction:
+        refused; RoomBusy: the room is moving — try again)."""
+        table = self.tables.get(room)
+        if table is not None and (self.cluster is None or self.cluster.fence(room) is not None):
+            return await self._carry_out(table, what, args)
+        if self.cluster is None:
+            raise IllegalAction("there is no such room", "no_such_room")
+        answer = await self.cluster.shared.request({"kind": "order", "room": room, "what": what, "args": args})
+        if answer is None:  # no worker plays it (or Redis is away): play it here
+            table = await self.cluster.acquire(room)
+            if table is None:
+                raise IllegalAction("there is no such room", "no_such_room")
+            return await self._carry_out(table, what, args)
+        if "error" in answer:
+            raise IllegalAction(answer["error"], answer["code"], **answer["params"])
+        return answer["result"]
+
+    async def _carry_out(self, table: Table, what: str, args: dict[str, Any]) -> Any:
+        result = await table.order(what, **args)
+        if what == "close":
+            await self.close_room(table, force=True)
+        return result
+
+    async def _heard(self, msg: dict[str, Any]) -> None:
+        """A message on the cluster's bus: an order for a room this worker plays, or sessions ended."""
+        if msg.get("kind") != "order":
+            await self.revocation.heard(msg)
+            return
+        room, cluster = msg.get("room"), self.cluster
+        table = self.tables.get(room) if isinstance(room, str) else None
+        if table is None or cluster is None or cluster.fence(table.id) is None or not isinstance(msg.get("reply"), str):
+            return  # another worker's room: it answers
+        try:
+            answer: dict[str, Any] = {"result": await self._carry_out(table, str(msg["what"]), dict(msg["args"]))}
+        except IllegalAction as e:
+            answer = {"error": str(e), "code": getattr(e, "code", "illegal"), "params": getattr(e, "params", {})}
+        await cluster.shared.answer(msg["reply"], answer)
 
     # ------------------------------------------------------------------ fair shares (throttle.py, shared.py)
     async def connect(self, pid: int, address: str) -> str | None:
@@ -248,8 +303,8 @@ class Hall:
                 table.balances[pid] = beans
                 table.refresh()
 
-    async def create_player(self, name: str) -> dict[str, Any]:
-        player: dict[str, Any] = await self.write(Write(run=lambda c: db.create_player_tx(c, name)))
+    async def create_player(self, name: str, address: str | None = None) -> dict[str, Any]:
+        player: dict[str, Any] = await self.write(Write(run=lambda c: db.create_player_tx(c, name, address)))
         self._names[player["id"]] = name
         return player
 
@@ -316,9 +371,9 @@ class Hall:
                 if unmanned or table.idle_since(now) >= self.limits.room_idle:
                     await self.close_room(table)
 
-    async def close_room(self, table: Table) -> None:
-        """Close a room nobody uses: stored as closed (archived when it has finished hands, which
-        stay readable), no longer listed or loaded."""
+    async def close_room(self, table: Table, force: bool = False) -> None:
+        """Close a room nobody uses (``force``: an administrator closes it): stored as closed
+        (archived when it has finished hands, which stay readable), no longer listed or loaded."""
         status = "archived" if table.hands else "closed"
         try:
             await self.write(
@@ -326,6 +381,8 @@ class Hall:
             )
         except Exception as e:  # the store is unavailable: try at the next sweep
             log.debug("room %s not closed yet: %s", table.id, e)
+            if force:
+                raise
             return
         self.tables.pop(table.id, None)
         if self.cluster is not None:

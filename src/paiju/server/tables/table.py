@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import inspect
 import time
+from collections import deque
 from typing import Any
 
 from paiju.errors import IllegalAction
@@ -35,6 +36,7 @@ from paiju.server.tables.entry import address_mark, check_entry
 from paiju.server.tables.games_info import split_options
 from paiju.server.tables.hints import Hints
 from paiju.server.tables.host import TableHost
+from paiju.server.tables.moderation import CHAT_KEPT, TableModeration
 from paiju.server.tables.phrases import MAX_SAY
 from paiju.server.tables.updates import HOSTED_LOCK_AFTER, TableUpdates
 from paiju.specs import spec as game_spec
@@ -67,7 +69,7 @@ def hand_entry(
     return entry
 
 
-class Table(TableUpdates, TableAutoplay):
+class Table(TableUpdates, TableAutoplay, TableModeration):
     """A room: its seats, its match so far and the hand being played."""
 
     def __init__(self, hall: TableHost, row: dict[str, Any]) -> None:
@@ -87,6 +89,8 @@ class Table(TableUpdates, TableAutoplay):
         self.status: str = row["status"]
         self.damaged: str | None = row.get("damaged")  # why the room is set aside
         self.created_by: int | None = row.get("created_by")
+        self.barred: set[int] = set(row.get("barred") or [])  # kicked by an administrator: may not sit here again
+        self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # the last lines said (reports keep them)
         created = row.get("created_at")
         self.created: float = created.timestamp() if created is not None else time.time()  # the lobby's order
         self.last_active = time.monotonic()  # the last connection or message (idle rooms close)
@@ -159,6 +163,7 @@ class Table(TableUpdates, TableAutoplay):
         self.standing = {p: {"guest": got["beans"] is None, "title": got["title"]} for p, got in standing.items()}
         self.balances = {p: got["beans"] for p, got in standing.items() if got["beans"] is not None}
         self.seats, self.status, self.penalties = [dict(s) for s in room["seats"]], status, penalties
+        self.barred = set(room.get("barred") or [])
         finished = [h for h in hands if h["finished_at"]]
         settled = self.store.read(settlement.settled_tx, [h["id"] for h in finished], len(room["seats"]))
         self.hands = [hand_entry(h["number"], h["scores"], h["scored"], settled[h["id"]]) for h in finished]
@@ -258,6 +263,29 @@ class Table(TableUpdates, TableAutoplay):
             with contextlib.suppress(IllegalAction):
                 await self._finish_loaded()
             self.changed()
+        elif kind == "order":
+            await self._order(*item[1:])
+
+    async def order(self, what: str, **args: Any) -> Any:
+        """Have the table's actor carry out an administrator's order ``admin_<what>``
+        (moderation.py) in its turn; its result, or the IllegalAction that refused it."""
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.post(("order", what, args, done))
+        return await asyncio.wait_for(done, 10.0)
+
+    async def _order(self, what: str, args: dict[str, Any], done: asyncio.Future[Any]) -> None:
+        try:
+            if self.damaged and what != "close":
+                raise IllegalAction(f"this room is set aside as damaged: {self.damaged}", "room_damaged")
+            result = getattr(self, "admin_" + what)(**args)
+            if inspect.isawaitable(result):
+                result = await result
+        except Exception as e:
+            if not done.done():
+                done.set_exception(e)
+        else:
+            if not done.done():
+                done.set_result(result)
 
     # ------------------------------------------------------------------ helpers
     def idle_since(self, now: float) -> float:
@@ -352,6 +380,7 @@ class Table(TableUpdates, TableAutoplay):
             )
         if self.seat_of(conn.player["id"]) is not None:
             raise IllegalAction("you already have a seat at this table", "already_seated")
+        self.check_not_barred(conn.player["id"])
         s = self.seats[seat]
         if s["player"] is not None or s["bot"] is not None:
             raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
@@ -466,7 +495,7 @@ class Table(TableUpdates, TableAutoplay):
         ``done`` gets the seat, or None when this room has none for them now."""
         try:
             seat = self.seat_of(pid)
-            if seat is None and self.status in ("waiting", "between") and not self.damaged:
+            if seat is None and self.status in ("waiting", "between") and not self.damaged and pid not in self.barred:
                 beans = await self._read_standing({"id": pid})
                 free = self._empty_seats()
                 if not free or self.seat_of(pid) is not None:
@@ -499,6 +528,7 @@ class Table(TableUpdates, TableAutoplay):
     async def _on_say(self, conn: Conn, msg: dict[str, Any]) -> None:
         """快捷语 or a line of chat to everyone in the room (seated or watching); not stored."""
         phrase, text = msg.get("phrase"), msg.get("text")
+        self.check_not_muted(conn)
         if (phrase is None) == (text is None):
             raise IllegalAction("say either a quick phrase or some text", "say_empty")
         if text is not None:
@@ -521,6 +551,7 @@ class Table(TableUpdates, TableAutoplay):
                 count=limits.say_per_minute,
             )
         said.append(now)
+        self.keep_said(conn, self.seat_of(conn.player["id"]), phrase, text)
         out = encode(
             {
                 "type": "said",
@@ -668,8 +699,9 @@ class Table(TableUpdates, TableAutoplay):
     def _hand_going_on(self) -> bool:
         return self.status == "playing" and self.game is not None and not self.game.is_over
 
-    async def _leave_hand(self, seat: int, pid: int, reason: str) -> None:
-        """``seat`` leaves the hand being played: the leave penalty (once), then 托管 to the end."""
+    async def _leave_hand(self, seat: int, pid: int, reason: str) -> int:
+        """``seat`` leaves the hand being played (``reason``: leave, away, kicked): the leave
+        penalty (once), then 托管 to the end; the penalty's points."""
         points = int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
         seats = self._hosted(seat, "left")
         seats[seat].update(left=True, hosted_reason="left")
@@ -688,6 +720,7 @@ class Table(TableUpdates, TableAutoplay):
         penalty = await self._save(Write(run=run))
         self.penalties = [*self.penalties, penalty]
         self.seats = seats
+        return points
 
     # ------------------------------------------------------------------ away from the table
     def _watch_absence(self, pid: int) -> None:
@@ -726,7 +759,8 @@ class Table(TableUpdates, TableAutoplay):
         if prev is not None and prev.is_over and hasattr(prev, "next_hand_options"):
             if not getattr(prev, "match_over", False):  # a won match (Shengji) starts a new one
                 left = any(
-                    p["hand_number"] == len(self.hands) and p["reason"] in ("leave", "away") for p in self.penalties
+                    p["hand_number"] == len(self.hands) and p["reason"] in ("leave", "away", "kicked")
+                    for p in self.penalties
                 )
                 if left and "abnormal" in inspect.signature(prev.next_hand_options).parameters:
                     options = prev.next_hand_options(abnormal=True)  # Shuangkou: a random first lead

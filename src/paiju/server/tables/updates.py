@@ -29,6 +29,7 @@ class TableUpdates:
     game_name: str
     options: dict[str, Any]
     room_options: dict[str, Any]
+    created_by: int | None
     turn_timeout: float
     seats: list[dict[str, Any]]
     status: str
@@ -90,6 +91,7 @@ class TableUpdates:
             "id": self.id,
             "name": self.name,
             "game": self.game_name,
+            "created_by": self.created_by,  # its creator may unseat a player between hands
             "options": self.options,
             "status": "damaged" if self.damaged else self.status,
             "damaged": self.damaged,

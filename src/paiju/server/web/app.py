@@ -9,9 +9,7 @@ import asyncio
 import contextlib
 import dataclasses
 import gzip
-import json
 import logging
-import re
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -31,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from paiju.errors import REASONS, IllegalAction
 from paiju.registry import GAMES
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
-from paiju.server.accounts import profile, settlement
+from paiju.server.accounts import moderation, profile, settlement
 from paiju.server.accounts import users as accounts
 from paiju.server.accounts.settlement import BeanSettings
 from paiju.server.cluster.shared import RedisUnavailable
@@ -46,35 +44,26 @@ from paiju.server.tables.connection import UNEXPECTED, Conn, unexpected
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.tables.games_info import games_info
 from paiju.server.tables.hall import DEFAULT_TURN_TIMEOUT, Hall
-from paiju.server.tables.limits import check_value, normalize_name
+from paiju.server.tables.limits import normalize_name
 from paiju.server.tables.throttle import FloodWatch, Limits
 from paiju.server.web import collector
+from paiju.server.web.admin_api import AdminApi
+from paiju.server.web.answers import COOKIE, TOKEN_TEXT, HttpError
+from paiju.server.web.answers import address as _address
+from paiju.server.web.answers import error as _error
+from paiju.server.web.answers import json_body as _json_body
+from paiju.server.web.answers import refuse as _refuse
+from paiju.server.web.answers import request_token as _token
 from paiju.server.web.origin import OriginPolicy, SecurityHeaders
 from paiju.server.web.protocol import ProtocolError, parse_client_message
 
 log = logging.getLogger("paiju.app")
 
 WEB = Path(__file__).resolve().parents[2] / "web"  # src/paiju/web: the page
-COOKIE = "paiju_token"
-TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a login token can be (the store makes hex)
 UNAVAILABLE = "the hall cannot reach its database right now; nothing was changed — try again in a moment"
 OTHERS_UNAVAILABLE = "the hall cannot reach its other servers right now — try again in a moment"
 START_WAIT = 60.0  # seconds the hall waits for its database at start-up
-BODY_TIMEOUT = 10.0  # seconds to send a request body
 MAX_PAGE = 200
-
-
-class HttpError(Exception):
-    """An answer other than 200, with a sentence for the client."""
-
-    def __init__(self, status: int, text: str, refusal: IllegalAction | None = None) -> None:
-        super().__init__(text)
-        self.status = status
-        self.refusal = refusal  # its reason code and params, for the page to translate
-
-
-def _token(req: Request | WebSocket) -> str | None:
-    return req.cookies.get(COOKIE) or req.headers.get("x-paiju-token") or req.query_params.get("token")
 
 
 def _encoded_frames(
@@ -90,65 +79,11 @@ def _encoded_frames(
         raise IllegalAction(f"not a paiju game record: {e}", code="bad_record") from None
 
 
-def _error(text: str, status: int = 400, e: IllegalAction | None = None) -> JSONResponse:
-    """An error answer; a refusal ``e`` adds its reason ``code`` and ``params``."""
-    body: dict[str, Any] = {"error": text}
-    if e is not None:
-        body.update(code=getattr(e, "code", "illegal"), params=getattr(e, "params", {}))
-    return JSONResponse(body, status_code=status)
-
-
-def _refuse(status: int, text: str, code: str, **params: Any) -> JSONResponse:
-    """An error answer for a refusal of the hall's own (reason ``code``)."""
-    return _error(text, status, IllegalAction(text, code, **params))
-
-
 def _too_many_registrations(count: int) -> JSONResponse:
     return _refuse(
         429, f"{count} accounts were registered from your address in the last hour: try later",
         "too_many_registrations", count=count,
     )  # fmt: skip
-
-
-def _address(req: Request | WebSocket) -> str:
-    return req.client.host if req.client else "unknown"
-
-
-async def _json_body(req: Request, limit: int, checked: bool = True) -> dict[str, Any]:
-    """The request's JSON object, read as it streams in: over ``limit`` bytes is a 413 at
-    once, a body that takes longer than BODY_TIMEOUT a 408, anything but JSON a 415.
-    ``checked``: within the hall's limits on values (a game record, longer, is checked by
-    its replay instead)."""
-    kind = req.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
-        raise HttpError(415, "send the body as application/json")
-    declared = req.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise HttpError(413, f"request body too large (at most {limit // 1024} KiB)")
-    chunks, size = [], 0
-    try:
-        async with asyncio.timeout(BODY_TIMEOUT):
-            async for chunk in req.stream():
-                size += len(chunk)
-                if size > limit:
-                    raise HttpError(413, f"request body too large (at most {limit // 1024} KiB)")
-                chunks.append(chunk)
-    except TimeoutError:
-        raise HttpError(408, "the request body came too slowly") from None
-    try:
-        body = json.loads(b"".join(chunks) or b"{}")
-    except RecursionError:
-        raise HttpError(400, "bad JSON: it nests too deeply") from None
-    except ValueError as e:
-        raise HttpError(400, f"bad JSON: {e}") from None
-    if not isinstance(body, dict):
-        raise HttpError(400, "the body must be a JSON object")
-    try:
-        if checked:
-            check_value(body, "the body", depth=-1)
-    except IllegalAction as e:
-        raise HttpError(400, str(e)) from None
-    return body
 
 
 def create_app(
@@ -200,6 +135,7 @@ def create_app(
     async def describe(p: dict[str, Any]) -> dict[str, Any]:
         """A player as ``/api/me`` tells it: an account's beans and whether relief is due."""
         out = {"id": p["id"], "name": p["name"], "username": p["username"], "guest": p["username"] is None}
+        out.update(role=p.get("role", "player"), muted_until=moderation.iso(moderation.muted_until(p)))
         if p["username"] is not None:
             out.update(await asyncio.to_thread(hall().store.read, settlement.purse_tx, p["id"], hall().beans))
         return out
@@ -270,7 +206,7 @@ def create_app(
         if not ok or found is None:
             login_limiter.failed(username, address)
             return _refuse(401, "wrong user name or password", "wrong_login")
-        if found["disabled"]:
+        if moderation.is_barred_now(found):
             return _refuse(403, "this account is disabled", "account_disabled")
         login_limiter.succeeded(username)
         pid = found["id"]
@@ -283,7 +219,7 @@ def create_app(
         def run(c: Any) -> str:
             if rehash is not None:
                 c.execute(update(db.players).where(db.players.c.id == pid).values(password_hash=rehash))
-            return db.new_session_tx(c, pid)
+            return db.new_session_tx(c, pid, address)
 
         token = await hall().write(Write(run=run))
         hall().remember(pid, found["name"])
@@ -306,6 +242,7 @@ def create_app(
                     )
                 )
             )
+            await hall().revocation.end(p["id"], "logout", session=sid)  # its open tables close too
         resp = JSONResponse({"player": None})
         resp.delete_cookie(COOKIE)
         return resp
@@ -329,6 +266,7 @@ def create_app(
         hashed = await asyncio.to_thread(accounts.hash_password, body["new"])
         pid, keep = p["id"], p["token"]
         await hall().write(Write(run=lambda c: accounts.set_password_tx(c, pid, hashed, keep=keep)))
+        await hall().revocation.end(pid, "password", keep=db.session_id(keep))  # every other session's tables close
         return JSONResponse({"ok": True})
 
     async def api_relief(req: Request) -> Response:
@@ -392,7 +330,7 @@ def create_app(
             token = p["token"]
             pid = p["id"]
         else:
-            created = await hall().create_player(name)
+            created = await hall().create_player(name, _address(req))
             token, pid = created["token"], created["id"]
         player = await asyncio.to_thread(hall().store.player_by_token, token)
         resp = JSONResponse({"player": await describe(player) if player else {"id": pid, "name": name}})
@@ -672,7 +610,8 @@ def create_app(
             return
         await ws.accept()
         hall().remember(player["id"], player["name"])
-        conn = Conn(ws, {"id": player["id"], "name": player["name"]}, address=address, budget=limits.outbox_bytes)
+        who = {"id": player["id"], "name": player["name"], "muted_until": player.get("muted_until")}
+        conn = Conn(ws, who, address=address, budget=limits.outbox_bytes, session=db.session_id(player["token"]))
         writer = asyncio.create_task(conn.writer())
         reader = asyncio.create_task(read_messages(ws, conn, table))
         kicked = asyncio.create_task(conn.kicked.wait())
@@ -687,6 +626,8 @@ def create_app(
             await hall().disconnect(player["id"], address)
         if conn.close_reason is not None:  # the hall closes it: say why, but never wait on a client that does not read
             with contextlib.suppress(Exception):
+                if conn.farewell is not None:
+                    await asyncio.wait_for(ws.send_text(conn.farewell), 1.0)
                 await asyncio.wait_for(ws.close(*conn.close_reason), 1.0)
 
     async def read_messages(ws: WebSocket, conn: Conn, table: Any) -> None:
@@ -771,6 +712,7 @@ def create_app(
         Route("/api/rooms/{room}/hands/{number:int}/replay", api_hand_replay),
         Route("/api/rooms/{room}/hands/{number:int}/analysis", api_analysis, methods=["GET", "POST"]),
         Route("/api/replay", api_replay, methods=["POST"]),
+        *AdminApi(hall, me, same_origin, limits.body_bytes).routes(),
         WebSocketRoute("/ws/{room}", ws_table),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]

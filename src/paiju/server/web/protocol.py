@@ -107,6 +107,25 @@ CLIENT_MESSAGES: dict[str, dict[str, Any]] = {
         "Leave the table. During a hand this costs the room's leave_penalty and "
         "your seat is auto-played to the end of the hand.",
     ),
+    "unseat": _msg(
+        "unseat",
+        "请离座: the room's creator asks the person in `seat` to leave it, between hands only (never during "
+        "one, never with a penalty). That person's connections get a `notice` (code unseated, by owner).",
+        {"seat": _seat},
+        ("seat",),
+    ),
+    "report": _msg(
+        "report",
+        "举报 the person in `seat` (during or after a hand, seated or watching): `reason` and a line of `text`; "
+        "the room, the hand and the last chat lines are kept with it. Answered with `reported`; at most 5 an "
+        "hour (too_many_reports). The reported player is not told.",
+        {
+            "seat": _seat,
+            "reason": {"enum": ["cheating", "abuse", "stalling", "other"]},
+            "text": {"type": "string", "maxLength": 200},
+        },
+        ("seat", "reason"),
+    ),
     "ping": _msg("ping", "Keep-alive; answered with `pong`."),
 }
 
@@ -317,6 +336,24 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
             "text": {"type": ["string", "null"]},
         },
         ("seat", "name", "phrase", "text"),
+    ),
+    "reported": _msg("reported", "Your report was received (`report`: its number).", {"report": {"type": "integer"}}),
+    "notice": _msg(
+        "notice",
+        "Something happened to you at this table: `code` unseated (`params.by`: owner — the room's creator, "
+        "admin — an administrator, with `params.reason`; beans — your balance no longer covers a hand here). "
+        "The connection stays open: you watch.",
+        {"code": {"type": "string"}, "params": {"type": "object"}},
+        ("code", "params"),
+    ),
+    "closed": _msg(
+        "closed",
+        "The hall is closing this connection, and why — sent just before the close; a client must not "
+        "reconnect. `code` kicked (close code 4001; `params.reason` the administrator's, `params.penalty` the "
+        "leave penalty's points or null), session_ended (4401; `params.why` logout, password, disabled, "
+        "banned or revoked) or room_closed (4410; `params.reason`).",
+        {"code": {"type": "string"}, "params": {"type": "object"}, "error": {"type": "string"}},
+        ("code", "params", "error"),
     ),
     "pong": _msg("pong", "Answer to ping."),
 }

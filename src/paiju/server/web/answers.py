@@ -1,0 +1,87 @@
+"""The hall's HTTP answers: errors with their reason codes, and the request's parts the
+handlers read (its JSON body within limits, its session token, its address)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.websockets import WebSocket
+
+from paiju.errors import IllegalAction
+from paiju.server.tables.limits import check_value
+
+COOKIE = "paiju_token"
+TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a login token can be (the store makes hex)
+BODY_TIMEOUT = 10.0  # seconds to send a request body
+
+
+class HttpError(Exception):
+    """An answer other than 200, with a sentence for the client."""
+
+    def __init__(self, status: int, text: str, refusal: IllegalAction | None = None) -> None:
+        super().__init__(text)
+        self.status = status
+        self.refusal = refusal  # its reason code and params, for the page to translate
+
+
+def request_token(req: Request | WebSocket) -> str | None:
+    return req.cookies.get(COOKIE) or req.headers.get("x-paiju-token") or req.query_params.get("token")
+
+
+def error(text: str, status: int = 400, e: IllegalAction | None = None) -> JSONResponse:
+    """An error answer; a refusal ``e`` adds its reason ``code`` and ``params``."""
+    body: dict[str, Any] = {"error": text}
+    if e is not None:
+        body.update(code=getattr(e, "code", "illegal"), params=getattr(e, "params", {}))
+    return JSONResponse(body, status_code=status)
+
+
+def refuse(status: int, text: str, code: str, **params: Any) -> JSONResponse:
+    """An error answer for a refusal of the hall's own (reason ``code``)."""
+    return error(text, status, IllegalAction(text, code, **params))
+
+
+def address(req: Request | WebSocket) -> str:
+    return req.client.host if req.client else "unknown"
+
+
+async def json_body(req: Request, limit: int, checked: bool = True) -> dict[str, Any]:
+    """The request's JSON object, read as it streams in: over ``limit`` bytes is a 413 at
+    once, a body that takes longer than BODY_TIMEOUT a 408, anything but JSON a 415.
+    ``checked``: within the hall's limits on values (a game record, longer, is checked by
+    its replay instead)."""
+    kind = req.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise HttpError(415, "send the body as application/json")
+    declared = req.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise HttpError(413, f"request body too large (at most {limit // 1024} KiB)")
+    chunks, size = [], 0
+    try:
+        async with asyncio.timeout(BODY_TIMEOUT):
+            async for chunk in req.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise HttpError(413, f"request body too large (at most {limit // 1024} KiB)")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise HttpError(408, "the request body came too slowly") from None
+    try:
+        body = json.loads(b"".join(chunks) or b"{}")
+    except RecursionError:
+        raise HttpError(400, "bad JSON: it nests too deeply") from None
+    except ValueError as e:
+        raise HttpError(400, f"bad JSON: {e}") from None
+    if not isinstance(body, dict):
+        raise HttpError(400, "the body must be a JSON object")
+    try:
+        if checked:
+            check_value(body, "the body", depth=-1)
+    except IllegalAction as e:
+        raise HttpError(400, str(e), e) from None
+    return body
