@@ -15,6 +15,7 @@ import secrets
 from typing import Any
 
 from paiju.errors import IllegalAction
+from paiju.server import reasons as _reasons  # noqa: F401 - registers the codes raised here
 
 
 def address_mark(address: str) -> str:
@@ -49,9 +50,11 @@ def check_entry(
     beans are at stake. Nothing when he may sit.
 
     >>> check_entry(30, min_beans=0, cost=24, address="a", others=[], one_per_address=True)
-    >>> check_entry(20, min_beans=0, cost=24, address="a", others=[], one_per_address=True)
-    Traceback (most recent call last):
-    paiju.errors.IllegalAction: one hand here can cost 24 beans; you have 20
+    >>> try:
+    ...     check_entry(20, min_beans=0, cost=24, address="a", others=[], one_per_address=True)
+    ... except IllegalAction as e:
+    ...     print(e.code, e.params)
+    beans_do_not_cover {'need': 24, 'beans': 20}
     """
     if beans is None:
         if min_beans:
