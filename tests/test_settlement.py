@@ -170,8 +170,8 @@ def test_relief_once_a_day_below_the_threshold(db_url: str) -> None:  # noqa: F8
             assert settlement.claim_relief_tx(c, rich, rules) is None  # not under the threshold
             assert settlement.claim_relief_tx(c, poor, rules) == 399
             assert settlement.claim_relief_tx(c, poor, rules) is None  # once a day
-        assert store.read(settlement.purse_tx, poor, rules) == {"beans": 399, "relief_due": False}
-        assert store.read(settlement.purse_tx, rich, rules) == {"beans": 100, "relief_due": False}
+        assert store.read(settlement.purse_tx, poor, rules) == {"beans": 399, "relief_due": False, "start_pending": 0}
+        assert store.read(settlement.purse_tx, rich, rules) == {"beans": 100, "relief_due": False, "start_pending": 0}
     finally:
         store.close()
 

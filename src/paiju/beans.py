@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["leave_penalty", "settle", "split_penalty"]
+__all__ = ["cap_house_winnings", "leave_penalty", "settle", "split_penalty"]
 
 
 def _is_int(x: object) -> bool:
@@ -167,3 +167,49 @@ def split_penalty(amount: int, receivers: int) -> list[int]:
         raise ValueError(f"receivers must be a positive int, not {receivers!r}")
     each, extra = divmod(amount, receivers)
     return [each + 1 if i < extra else each for i in range(receivers)]
+
+
+def cap_house_winnings(beans: Sequence[int], house: Sequence[bool], limits: Sequence[int | None]) -> list[int]:
+    """The house never pays a person more than he could have lost: ``beans`` as
+    :func:`settle` gave them (sum 0), ``house`` marks the seats the house stands in for
+    (guests, computer players, accounts with no beans at stake), ``limits`` each other
+    seat's most it could have lost (its balance before the hand, at most the hand's cost;
+    None: no limit). A winner's share is paid by the payers in proportion to what each
+    paid; the part the house paid is cut to the winner's limit, and the house
+    pays that much less (taken from its largest payments first). Still sums to 0.
+    The persons' part of each share is :func:`_split` of what the persons paid.
+
+    >>> cap_house_winnings([30, -30], [False, True], [10, None])  # a broke account against a bot
+    [10, -10]
+    >>> cap_house_winnings([40, -20, -20], [False, False, True], [10, 100, None])  # half from a person
+    [30, -20, -10]
+    >>> cap_house_winnings([6, -3, -3], [False, True, True], [100, None, None])
+    [6, -3, -3]
+    """
+    n = len(beans)
+    if len(house) != n or len(limits) != n:
+        raise ValueError(f"beans, house and limits need one entry per seat ({n})")
+    if any(not _is_int(b) for b in beans) or sum(beans) != 0:
+        raise ValueError(f"beans must be ints summing to 0, not {list(beans)!r}")
+    if any(lim is not None and (not _is_int(lim) or lim < 0) for lim in limits):
+        raise ValueError(f"limits must be non-negative ints or None, not {list(limits)!r}")
+    out = list(beans)
+    paid = -sum(b for b in beans if b < 0)
+    by_house = -sum(b for b, h in zip(beans, house) if b < 0 and h)
+    if not paid or not by_house:
+        return out
+    receivers = [i for i in range(n) if beans[i] > 0]
+    people = _split(paid - by_house, [beans[i] for i in receivers])  # what the persons paid, as shared
+    excess = 0
+    for i, part in zip(receivers, people):
+        limit = limits[i]
+        if house[i] or limit is None:
+            continue
+        cut = min(max(0, beans[i] - part - limit), by_house - excess)  # the house's part over the limit
+        out[i] -= cut
+        excess += cut
+    for j in sorted((k for k in range(n) if house[k] and out[k] < 0), key=lambda k: (out[k], k)):
+        back = min(excess, -out[j])  # the house pays less, from its largest payment first
+        out[j] += back
+        excess -= back
+    return out

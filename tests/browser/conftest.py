@@ -69,6 +69,8 @@ class HallServer:
             "--bot-delay", str(self.bot_delay),
             "--rate", "1000",
             "--replays-per-minute", "100000",  # every page of the suite comes from one address
+            "--start-after-hands", "0",  # the 1,000 start beans at once (tests of the rule set their own)
+            "--registrations-per-hour", "100000",
             *self.args,
         ]  # fmt: skip
         with open(self.log, "ab") as log:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import uvicorn
 
+from paiju.server.accounts.settlement import BeanSettings
 from paiju.server.web.app import create_app
 
 from .abuse_helpers import assert_no_traceback
@@ -115,7 +116,12 @@ def served(app: Any) -> Iterator[InProcess]:
         thread.join(10)
 
 
+# every account of the suite comes from loopback, and most tests want its start beans at once
+TEST_BEANS = BeanSettings(start_after_hands=0, registrations_per_hour=100_000)
+
+
 @pytest.fixture
 def in_process(tmp_path: Path) -> Iterator[InProcess]:
-    with served(create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000)) as hall:
+    app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000, beans=TEST_BEANS)
+    with served(app) as hall:
         yield hall

@@ -42,6 +42,11 @@ RATE, BURST = 18.0, 30  # what a client sends at most (the server allows 20 per 
 CRASH = re.compile(r"Traceback|Exception in ASGI|failed on")  # a server log line of an unhandled error
 
 
+# every account of the suite comes from loopback and most tests want its 1,000 beans at once:
+# tests of these rules pass their own values after these (argparse keeps the last)
+ECONOMY_FOR_TESTS = ("--start-after-hands", "0", "--registrations-per-hour", "100000")
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -113,6 +118,7 @@ class ServerProcess(Loopback):
             "--bot-delay",
             str(self.bot_delay),
             *[arg for name, value in self.limits.items() for arg in ("--" + name.replace("_", "-"), str(value))],
+            *ECONOMY_FOR_TESTS,
             *self.args,
         ]
         self.proc = subprocess.Popen(cmd, stdout=self._log_file, stderr=subprocess.STDOUT, cwd=self.db.parent, env=env)

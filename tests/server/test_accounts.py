@@ -177,7 +177,8 @@ def profile(hall: Hall, pid: int, **params: Any) -> dict[str, Any]:
 def check_a_hand_for_beans(hall: Hall) -> None:
     a, b = register(hall, f"bean_a{os.getpid()}"), register(hall, f"bean_b{os.getpid()}")
     guest = hall.login("bean guest")
-    got = play_a_hand(hall, [a, b, guest], {"bean_multiplier": 10, "table_multiplier": 2})
+    options = {"bean_multiplier": 10, "table_multiplier": 2, "one_per_address": False}  # a and b: loopback both
+    got = play_a_hand(hall, [a, b, guest], options)
     entry = got["room"]["hands"][0]
     scores = entry["scores"]
     expected = hand_beans(

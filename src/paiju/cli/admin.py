@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 if TYPE_CHECKING:
     from paiju.server.store.db import Store
@@ -62,6 +63,58 @@ def check(
         verdict += f" in {rooms} room(s)" + (" — set aside" if quarantine else " (--quarantine sets them aside)")
     out.print(verdict)
     raise typer.Exit(1 if problems else 0)
+
+
+@admin.command()
+def audit(
+    db: Annotated[str | None, DB] = None,
+    share: Annotated[
+        float, typer.Option(help="farming signal: the part of an account's losses gone to one other")
+    ] = 0.8,
+    min_lost: Annotated[
+        int, typer.Option(help="farming signal: only accounts that lost at least this many beans")
+    ] = 500,
+) -> None:
+    """Check the bean ledger (every hand sums to 0, no balance below 0, one start grant per
+    account; exit 1 if anything fails) and list the farming signal — a report, not a verdict."""
+    from paiju.server.accounts.audit import audit_tx
+
+    if not 0 < share <= 1 or min_lost < 0:
+        Console(stderr=True).print("[bold red]error:[/bold red] --share is in (0, 1], --min-lost at least 0")
+        raise typer.Exit(2)
+    store = _store(db)
+    try:
+        report = store.read(lambda c: audit_tx(c, share=share, min_lost=min_lost))
+    finally:
+        store.close()
+    out = Console(highlight=False)
+
+    def who(pid: int) -> str:
+        return f"{escape(report.names.get(pid, '?'))} (#{pid})"
+
+    for p in report.problems:
+        d = p.detail
+        if p.what == "unbalanced_hand":
+            out.print(f"hand {d['hand']}: its ledger rows sum to {d['sum']}, not 0")
+        elif p.what == "unbalanced_penalties":
+            out.print(f"the penalty rows without a hand sum to {d['sum']}, not 0")
+        elif p.what == "negative_balance":
+            out.print(f"{who(d['player'])}: balance {d['beans']} is below 0")
+        else:
+            out.print(f"{who(d['player'])}: start beans granted {d['grants']} times")
+    if report.signals:
+        table = Table(title=f"farming signal: ≥ {share:.0%} of an account's lost beans to one other account")
+        for col in ("lost by", "to", "beans", "of lost", "share", "hands"):
+            table.add_column(col)
+        for s in report.signals:
+            pct = f"{s.beans / s.lost:.0%}"
+            table.add_row(who(s.loser), who(s.receiver), str(s.beans), str(s.lost), pct, str(s.hands))
+        out.print(table)
+    out.print(
+        f"{report.hands} hands and {report.accounts} accounts checked: {len(report.problems)} problem(s), "
+        f"{len(report.signals)} farming signal(s)"
+    )
+    raise typer.Exit(1 if report.problems else 0)
 
 
 @admin.command("export")

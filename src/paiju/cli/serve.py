@@ -32,6 +32,10 @@ def serve(
     start_beans: int = typer.Option(1000, help="every account's first beans 游戏豆"),
     relief_below: int = typer.Option(200, help="an account under this many beans may claim relief 救济 once a day"),
     relief: int = typer.Option(500, help="the beans of one relief 救济"),
+    start_after_hands: int = typer.Option(
+        3, help="scored hands an account finishes before its start beans (0: when it registers)"
+    ),
+    registrations_per_hour: int = typer.Option(3, help="accounts registered from one address in an hour"),
     analysis_budget: float = typer.Option(1.0, help="seconds of search per decision of a 复盘 analysis"),
     analysis_jobs: int = typer.Option(4, help="复盘 analyses waiting or running at once (one per player)"),
     analysis_workers: int = typer.Option(1, help="processes 复盘 analyses run in (one analysis each)"),
@@ -54,6 +58,8 @@ def serve(
     from paiju.server.web.serve import cluster_settings
     from paiju.server.web.serve import serve as run_server
 
+    if start_after_hands < 0 or registrations_per_hour < 0:
+        _fail("--start-after-hands and --registrations-per-hour are whole numbers ≥ 0")
     if analysis_budget <= 0 or analysis_jobs < 1 or analysis_workers < 1:
         _fail("--analysis-budget must be above 0, --analysis-jobs and --analysis-workers at least 1")
     values: dict[str, Any] = {"rate": rate, "ready_timeout": ready_timeout, "archive_after": archive_after}
@@ -84,7 +90,7 @@ def serve(
         deal_step=deal_step,
         deal_final_window=deal_final_window,
         bot_workers=bot_workers,
-        beans=BeanSettings(start_beans, relief_below, relief),
+        beans=BeanSettings(start_beans, relief_below, relief, start_after_hands, registrations_per_hour),
         analysis=AnalysisSettings(budget=analysis_budget, jobs=analysis_jobs, workers=analysis_workers),
         cluster=cluster,
     )

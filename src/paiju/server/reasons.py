@@ -40,6 +40,11 @@ _hall_reasons(
     not_account="log in to an account first",
     too_few_beans="this room needs {min} beans to sit; you have {beans}",
     no_relief="relief is given once a day to a balance under {below}",
+    # the bean economy's integrity (paiju.stakes, settlement.py, users.py)
+    beans_do_not_cover="one hand here can cost {need} beans; you have {beans}",
+    same_address="another player from your address sits at this table, where beans are at stake",
+    too_many_registrations="{count} accounts were registered from your address in the last hour: try later",
+    start_beans_pending="your start beans come after {hands} more scored hands",
     # replays and analysis (replays.py, analysis_jobs.py)
     too_many_replays="too many replays: try again in a minute",
     analysis_busy="the hall is analysing {jobs} hands already: try again in a minute",

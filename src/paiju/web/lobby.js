@@ -99,6 +99,12 @@ function beansChip(r) {
   return h("span", { class: "chip beans-chip", "data-testid": `beans-${r.id}` }, t("room_beans", { room: b.bean_multiplier, table: b.table_multiplier, min }) + own);
 }
 
+// 同IP不能同桌: a small marker on the rooms that keep one account playing for beans per address.
+function addressChip(r) {
+  if (!r.beans || !r.beans.one_per_address) return null;
+  return h("span", { class: "chip address-chip", "data-testid": `one-per-address-${r.id}`, title: label("help.one_per_address") }, t("room_one_per_address"));
+}
+
 // The player's part of the top bar: beans 游戏豆 (an account's) with 救济 when it is due, the
 // profile and the leaderboard, the admin console (moderators and admins), and log out (an
 // account) or register (a guest keeps its hands).
@@ -112,6 +118,9 @@ export function accountBar(ctx, onChange) {
   const bar = h("span", { class: "account-bar" });
   if (!p.guest && p.beans !== undefined && p.beans !== null) {
     bar.appendChild(h("span", { class: "beans", "data-testid": "my-beans", title: t("beans_help") }, t("beans_n", { n: p.beans })));
+    if (p.start_pending) {
+      bar.appendChild(h("span", { class: "small muted", "data-testid": "start-pending", title: t("start_pending_help") }, t("start_pending", { n: p.start_pending })));
+    }
     if (p.relief_due) {
       const relief = h("button", { class: "small", "data-testid": "relief" }, t("relief"));
       relief.addEventListener("click", async () => {
@@ -206,6 +215,7 @@ function roomRow(ctx, r) {
         variant ? h("span", { class: "chip" }, label(variant)) : null,
         h("span", { class: `chip status-${r.status}`, title: r.damaged || "" }, t("status_" + r.status)),
         beansChip(r),
+        addressChip(r),
         r.spectators ? h("span", { class: "muted" }, t("spectators_n", { n: r.spectators })) : null,
       ),
       h("div", { class: "room-seats muted" }, `${t("seats")} ${taken}/${total}` + (names.length ? " · " + names.join(", ") : "")),

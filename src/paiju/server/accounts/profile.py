@@ -179,9 +179,10 @@ def leaderboard_tx(c: Connection, game: str, by: str, offset: int = 0, limit: in
 
 
 def standing_tx(c: Connection, pid: int, game: str) -> dict[str, Any]:
-    """What a table shows beside a seated person: beans (None: a guest) and the title in ``game``."""
-    username = c.execute(select(players.c.username).where(players.c.id == pid)).scalar_one_or_none()
-    beans = None if username is None else balance_tx(c, pid)
+    """What a table shows beside a seated person: beans (None: none at stake — a guest, or
+    an account before its start beans) and the title in ``game``."""
+    granted = c.execute(select(ledger.c.id).where(ledger.c.player_id == pid, ledger.c.kind == "start").limit(1))
+    beans = None if granted.first() is None else balance_tx(c, pid)
     points = c.execute(
         select(func.coalesce(func.sum(results.c.score), 0)).where(
             results.c.player_id == pid, results.c.game == game, results.c.scored.is_(True)

@@ -31,11 +31,12 @@ from openskill.models import PlackettLuce
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from paiju.beans import leave_penalty, settle, split_penalty
+from paiju.beans import cap_house_winnings, leave_penalty, settle, split_penalty
 from paiju.errors import IllegalAction
 from paiju.server.accounts.profile import standing_tx
 from paiju.server.store import db
 from paiju.server.store.db import balance_tx, ledger, players, ratings, results
+from paiju.stakes import bean_scores, max_hand_cost
 
 MODEL = PlackettLuce()
 
@@ -44,9 +45,17 @@ MODEL = PlackettLuce()
 class BeanSettings:
     """The hall's bean settings (``paiju serve --start-beans …``)."""
 
-    start: int = 1000  # every account's first balance
+    start: int = 1000  # every account's first balance …
     relief_below: int = 200  # 救济: a balance under this may claim relief …
     relief: int = 500  # … of this many beans, once a day (UTC)
+    start_after_hands: int = 3  # … granted at the end of its Nth scored hand (0: when it registers)
+    registrations_per_hour: int = 3  # accounts registered from one address in an hour
+
+    def __post_init__(self) -> None:
+        for name in ("start", "relief_below", "relief", "start_after_hands", "registrations_per_hour"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name} must be a whole number ≥ 0, not {value!r}")
 
 
 # ---------------------------------------------------------------------- roles and sides
@@ -88,17 +97,54 @@ def add_beans_tx(c: Connection, pid: int | None, amount: int, kind: str, hand_id
 
 
 def accounts_tx(c: Connection, pids: list[int]) -> set[int]:
-    """Which of ``pids`` are accounts (they play for beans)."""
+    """Which of ``pids`` are accounts."""
     if not pids:
         return set()
     q = select(players.c.id).where(players.c.id.in_(pids), players.c.username.is_not(None))
     return {int(r[0]) for r in c.execute(q)}
 
 
+def at_stake_tx(c: Connection, pids: list[int]) -> set[int]:
+    """Which of ``pids`` play for beans: the accounts granted their start beans (a ``start``
+    row; until then an account plays as a guest does and the house stands in for it)."""
+    if not pids:
+        return set()
+    q = select(ledger.c.player_id).where(ledger.c.player_id.in_(pids), ledger.c.kind == "start").distinct()
+    return {int(r[0]) for r in c.execute(q)}
+
+
+def stake_balances_tx(c: Connection, pids: list[int]) -> dict[int, int]:
+    """The balances of those of ``pids`` who play for beans (:func:`at_stake_tx`)."""
+    return balances_tx(c, sorted(at_stake_tx(c, pids)))
+
+
+def scored_hands_tx(c: Connection, pid: int) -> int:
+    """The scored hands a player has finished (as a guest too: a guest who registers keeps them)."""
+    q = select(func.count()).where(results.c.player_id == pid, results.c.scored.is_(True))
+    return int(c.execute(q).scalar_one())
+
+
+def start_pending_tx(c: Connection, pid: int, settings: BeanSettings) -> int:
+    """Scored hands an account still has to finish before its start beans (0: granted)."""
+    if at_stake_tx(c, [pid]):
+        return 0
+    return max(1, settings.start_after_hands - scored_hands_tx(c, pid))
+
+
+def grant_start_tx(c: Connection, pid: int, settings: BeanSettings) -> bool:
+    """The start beans, once: when the account has no ``start`` row and has finished
+    ``start_after_hands`` scored hands (True: granted now). The row names no hand: a
+    hand's rows are those that sum to 0."""
+    if at_stake_tx(c, [pid]) or scored_hands_tx(c, pid) < settings.start_after_hands:
+        return False
+    add_beans_tx(c, pid, settings.start, "start")
+    return True
+
+
 def claim_relief_tx(c: Connection, pid: int, settings: BeanSettings) -> int | None:
     """救济: ``settings.relief`` beans for an account under ``relief_below``, once a UTC day;
     the new balance (None: not due, nothing written)."""
-    if balance_tx(c, pid) >= settings.relief_below or relief_claimed_today(c, pid):
+    if not at_stake_tx(c, [pid]) or balance_tx(c, pid) >= settings.relief_below or relief_claimed_today(c, pid):
         return None
     add_beans_tx(c, pid, settings.relief, "relief")
     return balance_tx(c, pid)
@@ -116,10 +162,12 @@ def relief_claimed_today(c: Connection, pid: int) -> bool:
 
 
 def purse_tx(c: Connection, pid: int, settings: BeanSettings) -> dict[str, Any]:
-    """An account's beans and whether relief 救济 is due."""
+    """An account's beans, whether relief 救济 is due, and ``start_pending``: the scored
+    hands it still has to finish before its start beans (0 once granted)."""
     beans = balance_tx(c, pid)
-    due = beans < settings.relief_below and not relief_claimed_today(c, pid)
-    return {"beans": beans, "relief_due": due}
+    pending = start_pending_tx(c, pid, settings)
+    due = not pending and beans < settings.relief_below and not relief_claimed_today(c, pid)
+    return {"beans": beans, "relief_due": due, "start_pending": pending}
 
 
 # ---------------------------------------------------------------------- the hand's end
@@ -131,17 +179,17 @@ def hand_beans(
     room_multiplier: int,
     table_multiplier: int,
     own: list[int],
+    cost: int | None = None,
 ) -> list[int]:
     """The beans each seat wins (+) or pays (−): :func:`paiju.beans.settle` with the
-    accounts' balances and no limit for the others (the house stands in for them). Sums
-    to 0; no account pays past its balance."""
-    return settle(
-        scores,
-        room_multiplier=room_multiplier,
-        table_multiplier=table_multiplier,
-        own=own,
-        balances=[max(0, b) if a else None for a, b in zip(accounts, balances)],
-    )
+    balances of the ``accounts`` (seats with beans at stake) and no limit for the others
+    (the house stands in for them), then :func:`paiju.beans.cap_house_winnings`: the house
+    pays an account at most its balance, at most ``cost`` (the most the hand can cost:
+    ``paiju.stakes.max_hand_cost``). Sums to 0; no account pays past its balance."""
+    held = [max(0, b) if a else None for a, b in zip(accounts, balances)]
+    beans = settle(scores, room_multiplier=room_multiplier, table_multiplier=table_multiplier, own=own, balances=held)
+    limits = [None if b is None else b if cost is None else min(b, cost) for b in held]
+    return cap_house_winnings(beans, [not a for a in accounts], limits)
 
 
 def finish_tx(
@@ -154,25 +202,33 @@ def finish_tx(
     scored: bool,
     room_options: dict[str, Any],
     own: list[int],
+    settings: BeanSettings | None = None,
 ) -> dict[str, Any]:
     """Settle, record and rate a finished hand: ``seat_players`` are the persons seated
-    when it ended (None: a computer player). Returns each seat's ``beans`` and ``ratings``
-    and the accounts' ``balances`` after it."""
+    when it ended (None: a computer player). Only accounts with beans at stake
+    (:func:`at_stake_tx`) win or pay beans; an account whose start beans are due after
+    this hand gets them in this transaction (``settings.start_after_hands``). Returns each
+    seat's ``beans`` and ``ratings`` and the accounts' ``balances`` after it."""
+    settings = settings or BeanSettings()
     scores = list(game.scores)
     n = len(scores)
     role_of = roles(game_name, game)
     pids = [p for p in seat_players if p is not None]
-    is_account = accounts_tx(c, pids)
+    is_account = at_stake_tx(c, pids)
     beans = [0] * n
     if scored:
         held = balances_tx(c, sorted(is_account))
+        room: dict[str, Any] = {
+            k: room_options[k] for k in ("bean_multiplier", "table_multiplier") if k in room_options
+        }
         beans = hand_beans(
-            scores,
+            bean_scores(game_name, scores),
             [p is not None and p in is_account for p in seat_players],
             [held.get(p, 0) if p is not None else 0 for p in seat_players],
             room_multiplier=int(room_options.get("bean_multiplier", 1)),
             table_multiplier=int(room_options.get("table_multiplier", 1)),
             own=own,
+            cost=max_hand_cost(game_name, game.options, room),
         )
         house = 0
         for seat, amount in enumerate(beans):
@@ -207,6 +263,9 @@ def finish_tx(
     ]
     if rows:
         c.execute(insert(results), rows)
+    pending = accounts_tx(c, pids) - is_account
+    if scored:
+        is_account |= {p for p in sorted(pending) if grant_start_tx(c, p, settings)}
     return {
         "beans": beans,
         "ratings": rating_of,
@@ -278,7 +337,7 @@ def penalty_beans_tx(
     of the penalty points, at most his balance, shared equally by the other persons seated
     (``paiju.beans.split_penalty``); a guest's share, or the whole when no other person
     sits, is the house's. A guest who leaves pays no beans. Returns what the leaver paid."""
-    accounts = accounts_tx(c, [leaver, *others])
+    accounts = at_stake_tx(c, [leaver, *others])
     if leaver not in accounts:
         return 0
     amount = leave_penalty(

@@ -20,16 +20,17 @@ import time
 import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from paiju.errors import IllegalAction
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the codes raised here
-from paiju.server.accounts.settlement import add_beans_tx
+from paiju.server.accounts.settlement import BeanSettings, grant_start_tx
 from paiju.server.store import db
 from paiju.server.store.db import players
 
@@ -130,24 +131,48 @@ def register_tx(
     guest: int | None,
     start_beans: int,
     address: str | None = None,
+    *,
+    per_hour: int | None = None,
+    start_after_hands: int = 0,
 ) -> dict[str, Any] | None:
     """A new account, or the guest ``guest`` made one (its player, history and rating kept);
-    its first session and its starting beans. None: the user name is taken (nothing is
-    written: a write that raised would fail the writer's whole group)."""
+    its first session, and its starting beans once it has finished ``start_after_hands``
+    scored hands (at once when 0; the hands of the guest count). None: the user name is
+    taken; ``{"too_many": n}``: ``address`` registered ``n`` ≥ ``per_hour`` accounts in the
+    last hour (counted in the store, so across workers and restarts). Either way nothing is
+    written (a write that raised would fail the writer's whole group)."""
     taken = c.execute(select(players.c.id).where(players.c.username == username)).first()
     if taken is not None:
         return None
-    values = {"username": username, "password_hash": password_hash, "name": name}
+    now = db.now()
+    if address is not None and per_hour is not None:
+        count = registrations_tx(c, address)
+        if count >= per_hour:
+            return {"too_many": count}
+    values = {
+        "username": username,
+        "password_hash": password_hash,
+        "name": name,
+        "registered_from": address,
+        "registered_at": now,
+    }
     if guest is None:
-        made = c.execute(insert(players).values(created_at=db.now(), **values)).inserted_primary_key
+        made = c.execute(insert(players).values(created_at=now, **values)).inserted_primary_key
         assert made is not None
         pid = int(made[0])
     else:
         pid = guest
         c.execute(update(players).where(players.c.id == pid).values(**values))
     token = db.new_session_tx(c, pid, address)
-    add_beans_tx(c, pid, start_beans, "start")
+    grant_start_tx(c, pid, BeanSettings(start=start_beans, start_after_hands=start_after_hands))
     return {"id": pid, "name": name, "username": username, "token": token}
+
+
+def registrations_tx(c: Connection, address: str) -> int:
+    """Accounts registered from ``address`` in the last hour."""
+    since = db.now() - timedelta(hours=1)
+    q = select(func.count()).where(players.c.registered_from == address, players.c.registered_at > since)
+    return int(c.execute(q).scalar_one())
 
 
 def account_tx(c: Connection, username: str) -> dict[str, Any] | None:

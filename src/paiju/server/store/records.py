@@ -137,6 +137,7 @@ def export_lines(store: Store) -> Iterator[dict[str, Any]]:
 LATER_TABLES = {"session": sessions, "ledger": ledger, "result": results, "rating": ratings}
 """Tables exported after the hands (format 2), each row as it is stored."""
 TIMES = ("created_at", "revoked_at", "updated_at")
+PLAYER_TIMES = ("created_at", "registered_at", "muted_until", "banned_until")
 
 
 def export_store(store: Store, out: IO[str]) -> int:
@@ -173,7 +174,8 @@ def import_store(store: Store, src: IO[str]) -> dict[str, int]:
                 continue
             if kind == "player":
                 token = line.pop("token", None)
-                c.execute(insert(players).values(**{**line, "created_at": _time(line["created_at"])}))
+                when = {k: _time(line[k]) for k in PLAYER_TIMES if k in line}
+                c.execute(insert(players).values(**{**line, **when}))
                 if old_format and token:  # a format-1 export: its cookie becomes the guest's session
                     c.execute(
                         insert(sessions).values(

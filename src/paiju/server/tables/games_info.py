@@ -39,6 +39,12 @@ HALL_OPTIONS: list[dict[str, Any]] = [
         "help": "入场限制: the beans a player needs to sit (guests sit only where it is 0)",
     },
     {
+        "name": "one_per_address",
+        "type": "bool",
+        "default": True,
+        "help": "同IP不能同桌: two accounts playing for beans from one address may not sit together",
+    },
+    {
         "name": "own_multiplier",
         "type": "bool",
         "default": False,

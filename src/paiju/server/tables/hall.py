@@ -390,10 +390,11 @@ class Hall:
         self._lobby = (-1e9, [])
         await table.stop()
 
-    async def quick_start(self, game: str, pid: int, name: str) -> tuple[Table, int]:
+    async def quick_start(self, game: str, pid: int, name: str, address: str = "") -> tuple[Table, int]:
         """快速开始: the player's seat at a table of ``game`` (one they sit at already, else the
-        first free seat of a room in waiting or between where someone sits), else a new room
-        with the game's default options and computer players on the other seats."""
+        first free seat of a room in waiting or between where someone sits and they may sit:
+        table.py ``_check_entry``), else a new room with the game's default options (×1) and
+        computer players on the other seats."""
         if game not in GAMES:
             raise IllegalAction(f"unknown game {game!r}; games are {', '.join(GAMES)}", "unknown_game", game=game)
         if not await self.new_room_allowed(pid):
@@ -410,13 +411,17 @@ class Hall:
             and any(s["player"] is not None or s["bot"] is not None for s in t.seats)
         ]
         for table in [*mine, *open_]:
-            seat = await table.seat_quickly(pid, name)
+            seat = await table.seat_quickly(pid, name, address=address)
             if seat is not None:
                 return table, seat
         table = await self.create_room("", game, {}, DEFAULT_TURN_TIMEOUT, pid, check_rate=False)
-        seat = await table.seat_quickly(pid, name, bots=True)
-        if seat is None:  # nobody else can know of the new room yet
-            raise IllegalAction("the new room has no free seat", "seat_taken", seat=0)
+        seat = await table.seat_quickly(pid, name, bots=True, address=address)
+        if seat is None:  # nobody else can know of the new room yet: a balance short of even a ×1 hand
+            await self.close_room(table)
+            need, beans = table.hand_cost, table.balances.get(pid, 0)
+            raise IllegalAction(
+                f"one hand here can cost {need} beans; you have {beans}", "beans_do_not_cover", need=need, beans=beans
+            )
         return table, seat
 
     async def create_room(

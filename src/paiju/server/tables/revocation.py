@@ -36,6 +36,7 @@ class Holder(Protocol):
     tables: dict[str, Any]  # room → its table (table.py), whose ``conns`` are its connections
     cluster: Any  # cluster_rooms.Cluster (its ``shared`` tells the other workers), or None
 
+
 WATCH_EVERY = 5.0  # seconds between looks at the store for sessions ended behind the hall's back
 CLOSE_SESSION_ENDED = 4401  # the page's "log in again" close code
 WHY = {

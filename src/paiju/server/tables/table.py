@@ -32,6 +32,7 @@ from paiju.server.store.writer import Fenced, StoreError, StoreUnavailable, Writ
 from paiju.server.tables.autoplay import BOT_LEVELS, TableAutoplay
 from paiju.server.tables.connection import UNEXPECTED, Conn, encode, log, unexpected
 from paiju.server.tables.deal import deal_stage, is_declaration
+from paiju.server.tables.entry import address_mark, check_entry
 from paiju.server.tables.games_info import split_options
 from paiju.server.tables.hints import Hints
 from paiju.server.tables.host import TableHost
@@ -39,10 +40,13 @@ from paiju.server.tables.moderation import CHAT_KEPT, TableModeration
 from paiju.server.tables.phrases import MAX_SAY
 from paiju.server.tables.updates import HOSTED_LOCK_AFTER, TableUpdates
 from paiju.specs import spec as game_spec
+from paiju.stakes import max_hand_cost
 from paiju.versions import RECORD_VERSION
 
 # a seat without its player's 托管 state (hosted_reason: why 托管 came — timeout, button, left)
 FRESH_SEAT: dict[str, Any] = {"hosted": False, "hosted_times": 0, "left": False, "hosted_reason": None}
+# a seat its person left: also no address mark (entry.py)
+EMPTY_SEAT: dict[str, Any] = {"player": None, "addr": None, **FRESH_SEAT}
 # points a player loses for leaving a started hand, when the room has no leave_penalty
 # option: Baohuang's 40 (docs/rules/baohuang.md §5); elsewhere the most one hand can cost [decision]
 # (Shuangkou's 双扣 3 points, Shengji's 3 levels)
@@ -76,6 +80,10 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         self.game_name: str = row["game"]
         self.options: dict[str, Any] = dict(row["options"])  # as stored: the engine's and the hall's
         self.engine_options, self.room_options = split_options(self.options)
+        try:  # the most one hand can cost here 入场限制 (paiju.stakes)
+            self.hand_cost = max_hand_cost(self.game_name, self.engine_options, self.room_options)
+        except Exception:  # a room the engine refuses is set aside when it loads
+            self.hand_cost = 0
         self.turn_timeout: float = float(row["turn_timeout"])
         self.seats: list[dict[str, Any]] = [dict(s) for s in row["seats"]]
         self.status: str = row["status"]
@@ -376,10 +384,16 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         s = self.seats[seat]
         if s["player"] is not None or s["bot"] is not None:
             raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
-        self._check_min_beans(await self._read_standing(conn.player))
+        self._check_entry(await self._read_standing(conn.player), conn.address)
         if self.seats[seat]["player"] is not None or self.seats[seat]["bot"] is not None:  # taken while we read
             raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
-        await self._save_seats(self._seats_with(seat, player=conn.player["id"], own=1, **FRESH_SEAT))
+        if self.seat_of(conn.player["id"]) is not None:  # seated elsewhere here while we read
+            raise IllegalAction("you already have a seat at this table", "already_seated")
+        self._check_entry(
+            self.balances.get(conn.player["id"]) if self._at_stake(conn.player["id"]) else None, conn.address
+        )
+        mark = address_mark(conn.address)
+        await self._save_seats(self._seats_with(seat, player=conn.player["id"], own=1, addr=mark, **FRESH_SEAT))
         self.hall.remember(conn.player["id"], conn.player["name"])
         self.message, self.message_seats, self.message_names = None, [], []
         self._broadcast()
@@ -388,7 +402,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         seat = self._require_seat(conn)
         if self.status == "playing":
             raise IllegalAction("a hand is being played: use leave (it costs the leave penalty)", "hand_going_on")
-        await self._save_seats(self._seats_with(seat, player=None, **FRESH_SEAT))
+        await self._save_seats(self._seats_with(seat, **EMPTY_SEAT))
         self._ready.discard(conn.player["id"])
         self._broadcast()
 
@@ -474,25 +488,26 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         with contextlib.suppress(IllegalAction):  # not saved: the countdown runs again once the store is back
             await self._start_hand(late)
 
-    async def _seat_quickly(self, pid: int, name: str, bots: bool, done: asyncio.Future[int | None]) -> None:
+    async def _seat_quickly(
+        self, pid: int, name: str, bots: bool, done: asyncio.Future[int | None], address: str = ""
+    ) -> None:
         """快速开始: seat ``pid`` at the first free seat (``bots``: computer players on the others);
         ``done`` gets the seat, or None when this room has none for them now."""
         try:
             seat = self.seat_of(pid)
-            free = self._empty_seats()
-            if (
-                seat is None
-                and free
-                and self.status in ("waiting", "between")
-                and not self.damaged
-                and pid not in self.barred
-            ):
+            if seat is None and self.status in ("waiting", "between") and not self.damaged and pid not in self.barred:
                 beans = await self._read_standing({"id": pid})
-                if self.room_options["min_beans"] > (beans or 0):
-                    done.set_result(None)  # not enough beans for this room: quick start looks further
+                free = self._empty_seats()
+                if not free or self.seat_of(pid) is not None:
+                    done.set_result(self.seat_of(pid))
+                    return
+                try:
+                    self._check_entry(beans, address)
+                except IllegalAction:
+                    done.set_result(None)  # beans short or an address seated here: quick start looks further
                     return
                 seat = free[0]
-                seats = self._seats_with(seat, player=pid, own=1, **FRESH_SEAT)
+                seats = self._seats_with(seat, player=pid, own=1, addr=address_mark(address), **FRESH_SEAT)
                 for i in free[1:] if bots else ():
                     seats[i]["bot"] = "strong"
                 await self._save_seats(seats)
@@ -505,9 +520,9 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             if not done.done():
                 done.set_exception(e)
 
-    async def seat_quickly(self, pid: int, name: str, bots: bool = False) -> int | None:
+    async def seat_quickly(self, pid: int, name: str, bots: bool = False, address: str = "") -> int | None:
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self.post(("seat", pid, name, bots, done))
+        self.post(("seat", pid, name, bots, done, address))
         return await asyncio.wait_for(done, 10.0)
 
     async def _on_say(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -735,7 +750,10 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
 
     # ------------------------------------------------------------------ the hand
     async def _start_hand(self, late: list[int] | tuple[int, ...] = ()) -> None:
-        """Deal the next hand; the ``late`` seats (not ready at the countdown) start on 托管."""
+        """Deal the next hand; the ``late`` seats (not ready at the countdown) start on 托管.
+        An account that can no longer cover a hand here is unseated first (no hand then)."""
+        if await self._unseat_short():
+            return
         prev = self.game
         options = dict(self.engine_options)
         if prev is not None and prev.is_over and hasattr(prev, "next_hand_options"):
@@ -861,6 +879,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             scored=scored,
             room_options=self.room_options,
             own=[int(s.get("own", 1)) for s in at_end],
+            settings=getattr(self.hall, "beans", None),
         )
 
     def _finished(self, finish: dict[str, Any]) -> None:
@@ -903,15 +922,52 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             self.balances[pid] = got["beans"]
         return got["beans"]
 
-    def _check_min_beans(self, beans: int | None) -> None:
-        need = int(self.room_options["min_beans"])
-        if need and (beans or 0) < need:
+    def _at_stake(self, pid: int) -> bool:
+        """Whether a seated (or sitting) person plays for beans, as this table last read it."""
+        return pid in self.standing and not self.standing[pid]["guest"]
+
+    def _check_entry(self, beans: int | None, address: str) -> None:
+        """May a person with ``beans`` (None: none at stake) sit here from ``address`` (entry.py)?"""
+        others = [s.get("addr") for s in self.seats if s["player"] is not None and self._at_stake(s["player"])]
+        check_entry(
+            beans,
+            min_beans=int(self.room_options["min_beans"]),
+            cost=self.hand_cost,
+            address=address,
+            others=others if beans is not None else [],
+            one_per_address=bool(self.room_options["one_per_address"]),
+        )
+
+    async def _unseat_short(self) -> bool:
+        """Between hands: unseat each account whose balance no longer covers a hand here (it
+        lost), telling its connections why; True when somebody was unseated."""
+        need = max(int(self.room_options["min_beans"]), self.hand_cost)
+        pids = [s["player"] for s in self.seats if s["player"] is not None]
+        if not need or not pids:
+            return False
+        try:
+            held = await asyncio.to_thread(self.store.read, settlement.stake_balances_tx, pids)
+        except Exception:
             raise IllegalAction(
-                f"this room needs {need} beans to sit; you have {beans or 0}",
-                "too_few_beans",
-                min=need,
-                beans=beans or 0,
-            )
+                "the hall cannot reach its database right now; try again in a moment", "unavailable"
+            ) from None
+        self.balances.update(held)
+        short = [i for i, s in enumerate(self.seats) if s["player"] in held and held[s["player"]] < need]
+        if not short:
+            return False
+        seats = [dict(s) for s in self.seats]
+        gone = {seats[i]["player"]: held[seats[i]["player"]] for i in short}
+        for i in short:
+            seats[i].update(EMPTY_SEAT)
+        await self._save_seats(seats)
+        for pid, beans in gone.items():
+            self._ready.discard(pid)
+            notice = {"type": "notice", "code": "unseated", "params": {"by": "beans", "need": need, "beans": beans}}
+            for c in self.conns:
+                if c.player["id"] == pid:
+                    c.send(notice)
+        self._broadcast()
+        return True
 
     async def _on_own(self, conn: Conn, msg: dict[str, Any]) -> None:
         """Set the seat's own multiplier (1-4) for the hands to come (room option own_multiplier)."""

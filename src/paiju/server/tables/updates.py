@@ -16,7 +16,7 @@ from paiju.server.tables.connection import Conn, encode, log
 from paiju.server.tables.host import TableHost
 
 HOSTED_LOCK_AFTER = 3  # auto-played more than 3 times in a hand: 托管 cannot be cancelled
-BEAN_OPTIONS = ("bean_multiplier", "table_multiplier", "min_beans", "own_multiplier")
+BEAN_OPTIONS = ("bean_multiplier", "table_multiplier", "min_beans", "own_multiplier", "one_per_address")
 
 
 class TableUpdates:
@@ -43,6 +43,7 @@ class TableUpdates:
     message_names: list[str | None]
     balances: dict[int, int]
     standing: dict[int, dict[str, Any]]
+    hand_cost: int
     _broadcast_failed: bool
     _deadline: float | None
     _ready_at: float | None
@@ -108,7 +109,7 @@ class TableUpdates:
             "ready_deadline": None if self._ready_at is None else max(0.0, round(self._ready_at - time.monotonic(), 1)),
             "card_tracker": self.room_options["card_tracker"],
             "chat": self.room_options["chat"],
-            "beans": {k: self.room_options[k] for k in BEAN_OPTIONS},
+            "beans": {**{k: self.room_options[k] for k in BEAN_OPTIONS}, "hand_cost": self.hand_cost},
         }
 
     def _standing_of(self, pid: int | None) -> dict[str, Any]:

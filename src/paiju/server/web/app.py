@@ -79,6 +79,13 @@ def _encoded_frames(
         raise IllegalAction(f"not a paiju game record: {e}", code="bad_record") from None
 
 
+def _too_many_registrations(count: int) -> JSONResponse:
+    return _refuse(
+        429, f"{count} accounts were registered from your address in the last hour: try later",
+        "too_many_registrations", count=count,
+    )  # fmt: skip
+
+
 def create_app(
     db_url: str | None = None,
     *,
@@ -154,18 +161,29 @@ def create_app(
             name = normalize_name(body.get("name") or (p["name"] if p else body.get("username")))
         except IllegalAction as e:
             return _error(str(e), e=e)
+        beans, address = hall().beans, _address(req)
+        count = await asyncio.to_thread(hall().store.read, accounts.registrations_tx, address)
+        if count >= beans.registrations_per_hour:  # before the costly hash; the write checks again
+            return _too_many_registrations(count)
         hashed = await asyncio.to_thread(accounts.hash_password, body["password"])
-        guest, start = (p["id"] if p else None), hall().beans.start
+        guest = p["id"] if p else None
+
+        def run(c: Any) -> dict[str, Any] | None:
+            return accounts.register_tx(
+                c, username, hashed, name, guest, beans.start, address=address,
+                per_hour=beans.registrations_per_hour, start_after_hands=beans.start_after_hands,
+            )  # fmt: skip
+
         try:
-            made = await hall().write(
-                Write(run=lambda c: accounts.register_tx(c, username, hashed, name, guest, start, _address(req)))
-            )
+            made = await hall().write(Write(run=run))
         except StoreError as e:
             if "unique" not in str(e).lower() and "duplicate" not in str(e).lower():
                 raise
             made = None  # two registered the same name at once: the unique index said no
         if made is None:
             return _refuse(409, "that user name is taken", "username_taken")
+        if "too_many" in made:
+            return _too_many_registrations(made["too_many"])
         hall().remember(made["id"], name)
         player = await asyncio.to_thread(hall().store.player_by_token, made["token"])
         assert player is not None
@@ -385,7 +403,7 @@ def create_app(
         try:
             if not isinstance(game, str):
                 raise IllegalAction("game must be text", "bad_value", where="game")
-            table, seat = await hall().quick_start(game, p["id"], p["name"])
+            table, seat = await hall().quick_start(game, p["id"], p["name"], _address(req))
         except IllegalAction as e:
             return _error(str(e), e=e)
         return JSONResponse({"room": table.id, "seat": seat})

@@ -145,6 +145,12 @@ if __name__ == "__main__":
     ap.add_argument("--start-beans", type=int, default=BeanSettings.start, help="every account's first beans")
     ap.add_argument("--relief-below", type=int, default=BeanSettings.relief_below, help="救济 under this balance")
     ap.add_argument("--relief", type=int, default=BeanSettings.relief, help="beans of one 救济 (once a day)")
+    ap.add_argument(
+        "--start-after-hands", type=int, default=BeanSettings.start_after_hands, help="scored hands before start beans"
+    )
+    ap.add_argument(
+        "--registrations-per-hour", type=int, default=BeanSettings.registrations_per_hour, help="per address"
+    )
     ap.add_argument("--analysis-budget", type=float, default=AnalysisSettings.budget, help="复盘 seconds per decision")
     ap.add_argument("--analysis-jobs", type=int, default=AnalysisSettings.jobs, help="复盘 analyses at once")
     ap.add_argument("--analysis-workers", type=int, default=AnalysisSettings.workers, help="复盘 worker processes")
@@ -164,7 +170,7 @@ if __name__ == "__main__":
         deal_step=a.deal_step,
         deal_final_window=a.deal_final_window,
         bot_workers=a.bot_workers,
-        beans=BeanSettings(a.start_beans, a.relief_below, a.relief),
+        beans=BeanSettings(a.start_beans, a.relief_below, a.relief, a.start_after_hands, a.registrations_per_hour),
         analysis=AnalysisSettings(budget=a.analysis_budget, jobs=a.analysis_jobs, workers=a.analysis_workers),
         cluster=cluster_settings(a.redis, a.worker_id, a.port, a.lease_ttl),
     )

@@ -60,6 +60,10 @@ export function onNotice(tb, msg) {
   if (msg.code !== "unseated") return;
   const p = msg.params || {};
   const by = ["owner", "admin", "beans"].includes(p.by) ? p.by : "owner";
+  if (by === "beans" && Number.isFinite(p.need)) {  // the beans no longer cover a hand here: how many it takes
+    toast(t("notice_unseated_beans", { need: p.need, beans: p.beans }), "info", 15000);
+    return;
+  }
   const why = p.reason ? t("unseated_why", { reason: p.reason }) : "";
   toast(t("unseated_by_" + by) + why, "info", 15000);
 }
