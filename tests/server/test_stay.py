@@ -1,5 +1,5 @@
 """The table as a place to stay (issue 14, docs/protocol.md): the 记牌器 in every seated
-player's update, 准备 between hands with a countdown that puts the unready on 托管, 快速开始
+player's update, 准备 between hands with a countdown that stands the unready up, 快速开始
 and the lobby's game filter, rooms without a person archived with their hands readable,
 and quick phrases 快捷语 and chat reaching everyone in the room, rate-limited."""
 
@@ -58,7 +58,10 @@ def test_the_first_hand_starts_when_every_person_is_ready(hall: Hall) -> None:
         assert not any(s["hosted"] for s in m["room"]["seats"])
 
 
-def test_between_hands_ready_starts_at_once_and_the_countdown_hosts_the_unready(make_server: Any) -> None:
+def test_between_hands_ready_starts_at_once_and_the_countdown_stands_the_unready_up(make_server: Any) -> None:
+    """The countdown never deals a person in on 托管 (docs/decisions.md, "准备 between hands"):
+    the unready person is stood up with no penalty, the hand waits for the seat, and the
+    next hand starts with nobody on 托管 (so it cannot dissolve the table)."""
     hall = Hall(make_server(limits={"ready_timeout": 1.5}))
     a = hall.login("countdown")
     rid = hall.create_room(a, game="shuangkou")
@@ -77,10 +80,20 @@ def test_between_hands_ready_starts_at_once_and_the_countdown_hosts_the_unready(
         assert not m["room"]["seats"][0]["hosted"]
         ca.until_update(lambda m: m["room"]["status"] == "between", timeout=60)
         started = time.monotonic()
-        m = ca.until_update(lambda m: playing(m) and m["room"]["hand_number"] == 3)  # nobody pressed 准备
+        notice = ca.until(lambda m: m["type"] == "notice")  # nobody pressed 准备
         assert time.monotonic() - started >= 1.0
-        seat = m["room"]["seats"][0]
-        assert seat["hosted"] and seat["hosted_reason"] == "not_ready" and seat["hosted_times"] == 1
+        assert notice == {"type": "notice", "code": "unseated", "params": {"by": "not_ready"}}
+        m = ca.until_update(lambda m: m["seat"] is None)
+        room = m["room"]
+        assert room["status"] == "between" and room["hand_number"] == 2 and room["ready_deadline"] is None
+        assert room["seats"][0]["player"] is None and not room["seats"][0]["hosted"] and room["message"] is None
+        time.sleep(2.0)  # no countdown while a seat is empty: no hand is dealt
+        assert ca.latest_update()["room"]["status"] == "between"
+        ca.send({"type": "sit", "seat": 0})
+        ca.until_update(lambda m: m["seat"] == 0)
+        ca.send({"type": "ready"})
+        m = ca.until_update(lambda m: playing(m) and m["room"]["hand_number"] == 3)
+        assert not any(s["hosted"] for s in m["room"]["seats"])
 
 
 # ---------------------------------------------------------------------------- 快速开始 and the lobby

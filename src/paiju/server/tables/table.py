@@ -241,7 +241,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             item[1].closed = True
             pid = item[1].player["id"]
             if self.status != "playing" and not any(c.player["id"] == pid for c in self.conns):
-                self._ready.discard(pid)  # gone: not ready any more (the countdown puts them on 托管)
+                self._ready.discard(pid)  # gone: not ready any more (the countdown stands them up)
             self._watch_absence(item[1].player["id"])
             self._broadcast()
         elif kind == "absent":
@@ -466,7 +466,9 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             self._ready_timer = asyncio.get_running_loop().call_later(wait, self.post, ("ready_due", len(self.hands)))
 
     async def _ready_due(self, hands_done: int) -> None:
-        """The countdown ended: the hand starts, the unready and the absent on 托管 (not_ready)."""
+        """The countdown ended: each person not ready (or not connected) is stood up 请离座 —
+        no penalty, no 托管, nothing counted — and the hand waits for the seat to be taken
+        again (docs/decisions.md, "准备 between hands"); computer players are always ready."""
         if hands_done != len(self.hands) or self.status != "between" or self.stalled or self.damaged:
             return
         self._ready_timer, self._ready_at = None, None
@@ -474,19 +476,28 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             self._broadcast()
             return
         connected = {c.player["id"] for c in self.conns}
-        persons = [s["player"] for s in self.seats if s["player"] is not None]
-        if persons and not connected.intersection(persons):
-            # nobody is here to play: no hand of 托管 alone (it would be unscored and dissolve the
-            # table); the room waits for a person to come back, or is archived
-            self._broadcast()
-            return
         late = [
             i
             for i, s in enumerate(self.seats)
             if s["player"] is not None and (s["player"] not in self._ready or s["player"] not in connected)
         ]
-        with contextlib.suppress(IllegalAction):  # not saved: the countdown runs again once the store is back
-            await self._start_hand(late)
+        if not late:
+            return
+        seats = [dict(s) for s in self.seats]
+        gone = [seats[i]["player"] for i in late]
+        for i in late:
+            seats[i].update(EMPTY_SEAT)
+        try:
+            await self._save_seats(seats)
+        except IllegalAction:  # not saved: the countdown runs again once the store is back
+            return
+        notice = encode({"type": "notice", "code": "unseated", "params": {"by": "not_ready"}})
+        for pid in gone:
+            self._ready.discard(pid)
+            for c in self.conns:
+                if c.player["id"] == pid:
+                    c.send(notice)
+        self._broadcast()
 
     async def _seat_quickly(
         self, pid: int, name: str, bots: bool, done: asyncio.Future[int | None], address: str = ""
@@ -749,9 +760,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         self.changed()
 
     # ------------------------------------------------------------------ the hand
-    async def _start_hand(self, late: list[int] | tuple[int, ...] = ()) -> None:
-        """Deal the next hand; the ``late`` seats (not ready at the countdown) start on 托管.
-        An account that can no longer cover a hand here is unseated first (no hand then)."""
+    async def _start_hand(self) -> None:
+        """Deal the next hand (every seat ready). An account that can no longer cover a hand here is unseated first (no hand then)."""
         if await self._unseat_short():
             return
         prev = self.game
@@ -769,8 +779,6 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         seed = new_seed()
         game = new_game(self.game_name, seed=seed, **options)
         seats = [{**s, **FRESH_SEAT} for s in self.seats]
-        for i in late:
-            seats[i].update(hosted=True, hosted_times=1, hosted_reason="not_ready")
         number, resolved = len(self.hands) + 1, game.record()["options"]  # every option value, not only the room's
         self.hand_id = await self._save(
             Write(run=lambda c: db.start_hand_tx(c, self.id, number, seed, resolved, seats, RECORD_VERSION))
