@@ -128,6 +128,39 @@ def test_quick_start_takes_a_free_seat_or_makes_a_room_with_bots(make_server: An
         assert r.status_code == 403
 
 
+def test_quick_start_never_joins_a_running_match_and_a_seats_match_belongs_to_its_person(make_server: Any) -> None:
+    """Quick start takes no seat of a match between its hands; a room of its own is named as the
+    page asks and starts once the page connects (docs/decisions.md, "Quick start"); a newcomer in
+    another person's old seat starts at 0, and each hand says who played it."""
+    hall = Hall(make_server(limits={"ready_timeout": 600}))
+    a, b, c = hall.login("match-a"), hall.login("match-b"), hall.login("match-c")
+    rid = hall.create_room(a, game="shuangkou")
+    with hall.connect(rid, a, policy=act_policy(biggest)) as ca:
+        ca.send({"type": "sit", "seat": 0})
+        ca.until_update(lambda m: m["seat"] == 0)
+        for s in (1, 2, 3):
+            ca.send({"type": "bot", "seat": s, "level": "normal"})
+            ca.until_update(lambda m, s=s: m["room"]["seats"][s]["bot"] == "normal")
+        ca.send({"type": "start"})
+        between = ca.until_update(lambda m: m["room"]["status"] == "between", timeout=60)["room"]
+        first = between["hands"][0]
+        assert first["players"] == [a.id, None, None, None] and first["names"] == ["match-a", None, None, None]
+        assert between["standings"][0] == first["scores"][0]
+        ca.send({"type": "stand"})
+        ca.until_update(lambda m: m["seat"] is None)
+        with hall.http(b.token) as h:
+            made = h.post("/api/quick_start", json={"game": "shuangkou", "name": "双扣 · 快速开始"}).json()
+        assert made["room"] != rid, "quick start joined a match between its hands"
+        assert hall.room(made["room"])["name"] == "双扣 · 快速开始"
+        with hall.connect(made["room"], b) as cb:  # no 开始: the hand starts as the page connects
+            cb.until_update(lambda m: m["room"]["status"] == "playing" and m["seat"] == 0)
+        with hall.connect(rid, c) as cc:
+            cc.send({"type": "sit", "seat": 0})
+            room = cc.until_update(lambda m: m["seat"] == 0)["room"]
+            assert room["standings"][0] == 0, "the newcomer carries the previous occupant's points"
+            assert room["hands"][0]["names"][0] == "match-a"
+
+
 # ---------------------------------------------------------------------------- archived rooms
 def test_a_room_without_a_person_is_archived_and_its_hands_stay_readable(make_server: Any) -> None:
     hall = Hall(make_server(limits={"archive_after": 1.0}))

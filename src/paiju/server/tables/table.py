@@ -60,13 +60,35 @@ def hand_entry(
 ) -> dict[str, Any]:
     """A finished hand as ``room.hands`` shows it: an unscored hand (every human on 托管)
     counts 0 for everyone and says why, its ``game_scores`` the game's own count. With
-    ``settled``, each seat's ``beans`` and ``ratings`` after it (settlement.py)."""
+    ``settled``, each seat's ``beans`` and ``ratings`` after it, and ``players``: the person
+    who played each seat (None: a computer player) — a seat's match belongs to the person
+    (settlement.py)."""
     entry: dict[str, Any] = {"number": number, "scores": scores, "scored": scored}
     if scored is False:
         entry.update(scores=[0] * len(scores or []), unscored_reason="all_hosted", game_scores=scores)
     if settled is not None:
         entry["beans"], entry["ratings"] = settled["beans"], settled["ratings"]
+        if "players" in settled:
+            entry["players"] = settled["players"]
     return entry
+
+
+def person_standings(seats: list[int | None], hands: list[dict[str, Any]], penalties: list[dict[str, Any]]) -> list[int]:
+    """Each seat's match points as its present occupant earned them: only the hands that
+    person (or, on a computer player's seat, a computer player) played at that seat, less
+    their own leave penalties. A newcomer in another's old seat starts at 0."""
+    out = [0] * len(seats)
+    for h in hands:
+        if not (h["scored"] and h["scores"]):
+            continue
+        played = h.get("players")  # a hand from before the hall kept who played: the chair's
+        for i, points in enumerate(h["scores"][: len(seats)]):
+            if played is None or played[i] == seats[i]:
+                out[i] += points
+    for p in penalties:
+        if p["seat"] < len(seats) and p.get("player_id", seats[p["seat"]]) == seats[p["seat"]]:
+            out[p["seat"]] -= p["points"]
+    return out
 
 
 class Table(TableUpdates, TableAutoplay, TableModeration):
@@ -235,7 +257,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
                     "seat": self.seat_of(conn.player["id"]),
                 }
             )
-            self._broadcast()
+            if not await self._quick_started(conn.player["id"]):
+                self._broadcast()
         elif kind == "disconnect":
             self.conns.discard(item[1])
             item[1].closed = True
@@ -312,13 +335,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         return len(self.game.history) if self.game is not None else 0
 
     def standings(self) -> list[int]:
-        out = [0] * len(self.seats)
-        for h in self.hands:
-            if h["scored"] and h["scores"]:
-                out = [a + b for a, b in zip(out, h["scores"])]
-        for p in self.penalties:
-            out[p["seat"]] -= p["points"]
-        return out
+        return person_standings([s["player"] for s in self.seats], self.hands, self.penalties)
 
     def _seats_with(self, seat: int, **values: Any) -> list[dict[str, Any]]:
         """A copy of the seats with ``seat`` changed (the table's own change only once stored)."""
@@ -445,6 +462,18 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         else:
             self._broadcast()
 
+    async def _quick_started(self, pid: int) -> bool:
+        """快速开始 made this room for ``pid`` and marked them ready: their page is here, so the
+        first hand starts (every other seat a computer player); whether it did."""
+        if self.status != "waiting" or pid not in self._ready or self.seat_of(pid) is None:
+            return False
+        if self._empty_seats() or not all(self.ready_flags()):
+            return False
+        with contextlib.suppress(IllegalAction):  # not saved: the person presses 开始 once the store is back
+            await self._start_hand()
+            return True
+        return False
+
     def _empty_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s["player"] is None and s["bot"] is None]
 
@@ -522,6 +551,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
                 for i in free[1:] if bots else ():
                     seats[i]["bot"] = "strong"
                 await self._save_seats(seats)
+                if bots:  # a room of its own: ready, the hand starts once the page connects
+                    self._ready.add(pid)
                 self.hall.remember(pid, name)
                 self.message, self.message_seats, self.message_names = None, [], []
                 self._broadcast()

@@ -187,7 +187,8 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                     "standings": {
                         "type": "array",
                         "items": {"type": "integer"},
-                        "description": "match points per seat",
+                        "description": "match points per seat, of the person seated there now: only the hands "
+                        "they played there (a newcomer starts at 0), less their leave penalties",
                     },
                     "hands": {
                         "type": "array",
@@ -210,6 +211,17 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                                     "type": "array",
                                     "items": {"type": "integer"},
                                     "description": "only when not scored: the game's own count, which did not count",
+                                },
+                                "players": {
+                                    "type": "array",
+                                    "items": {"type": ["integer", "null"]},
+                                    "description": "who played each seat (a person's id; null: a computer player)",
+                                },
+                                "names": {
+                                    "type": "array",
+                                    "items": {"type": ["string", "null"]},
+                                    "description": "their names (a seat's match belongs to the person: `standings` "
+                                    "count only the hands of the person seated there now)",
                                 },
                             },
                         },
