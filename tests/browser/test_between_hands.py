@@ -79,7 +79,9 @@ def test_the_countdown_stands_the_reader_up_and_a_newcomer_starts_his_own_match(
         helper.until(lambda m: m["type"] == "notice" and m["params"]["by"] == "not_ready")
     time.sleep(1.0)
     expect(ann.table).to_have_attribute("data-status", "between")
-    assert "dissolved" not in (page.get_by_test_id("scores").inner_text() if page.get_by_test_id("scores").count() else "")
+    assert "dissolved" not in (
+        page.get_by_test_id("scores").inner_text() if page.get_by_test_id("scores").count() else ""
+    )
 
     # a newcomer (a phone) sits in the old seat: not his score screen, his total 0, hand 1 is 安's
     bo_page = new_page(viewport={"width": 390, "height": 844}, locale="en-US")

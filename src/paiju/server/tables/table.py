@@ -73,7 +73,9 @@ def hand_entry(
     return entry
 
 
-def person_standings(seats: list[int | None], hands: list[dict[str, Any]], penalties: list[dict[str, Any]]) -> list[int]:
+def person_standings(
+    seats: list[int | None], hands: list[dict[str, Any]], penalties: list[dict[str, Any]]
+) -> list[int]:
     """Each seat's match points as its present occupant earned them: only the hands that
     person (or, on a computer player's seat, a computer player) played at that seat, less
     their own leave penalties. A newcomer in another's old seat starts at 0."""
@@ -792,7 +794,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
 
     # ------------------------------------------------------------------ the hand
     async def _start_hand(self) -> None:
-        """Deal the next hand (every seat ready). An account that can no longer cover a hand here is unseated first (no hand then)."""
+        """Deal the next hand (every seat ready). An account that can no longer cover a hand
+        here is unseated first (no hand then)."""
         if await self._unseat_short():
             return
         prev = self.game

@@ -253,7 +253,8 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                     },
                     "ready_deadline": {
                         "type": ["number", "null"],
-                        "description": "between hands with every seat taken: seconds until the persons not ready are stood up",
+                        "description": "between hands with every seat taken: seconds until the persons not ready "
+                        "are stood up",
                     },
                     "card_tracker": {"type": "boolean", "description": "room option: the 记牌器 is shown"},
                     "chat": {"type": "boolean", "description": "room option: free text chat is on"},
