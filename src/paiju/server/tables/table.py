@@ -507,6 +507,12 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             self._broadcast()
             return
         connected = {c.player["id"] for c in self.conns}
+        persons = [s["player"] for s in self.seats if s["player"] is not None]
+        if persons and not connected.intersection(persons):
+            # nobody seated is here, so nobody waits: the room stays as it is until a person
+            # comes back (the countdown runs again), or is archived
+            self._broadcast()
+            return
         late = [
             i
             for i, s in enumerate(self.seats)
