@@ -269,7 +269,6 @@ def finish_tx(
     return {
         "beans": beans,
         "ratings": rating_of,
-        "players": list(seat_players),
         "balances": balances_tx(c, sorted(is_account)),
         "titles": {p: standing_tx(c, p, game_name)["title"] for p in pids},  # after this hand
     }
@@ -312,20 +311,26 @@ def _rate_tx(
 
 
 def settled_tx(c: Connection, hand_ids: list[int], seats: int) -> dict[int, dict[str, Any]]:
-    """Each finished hand's ``beans``, ``ratings`` and ``players`` (who sat there) per seat,
-    as :func:`finish_tx` gave them, read back from the results (a computer player's seat: 0,
-    None and None)."""
-    out: dict[int, dict[str, Any]] = {
-        h: {"beans": [0] * seats, "ratings": [None] * seats, "players": [None] * seats} for h in hand_ids
-    }
+    """Each finished hand's ``beans`` and ``ratings`` per seat, as :func:`finish_tx` gave
+    them, read back from the results (a computer player's seat: 0 and None)."""
+    out: dict[int, dict[str, Any]] = {h: {"beans": [0] * seats, "ratings": [None] * seats} for h in hand_ids}
     if hand_ids:
-        q = select(results.c.hand_id, results.c.seat, results.c.beans, results.c.rating, results.c.player_id).where(
+        q = select(results.c.hand_id, results.c.seat, results.c.beans, results.c.rating).where(
             results.c.hand_id.in_(hand_ids)
         )
-        for hid, seat, beans, rating, pid in c.execute(q):
+        for hid, seat, beans, rating in c.execute(q):
             out[hid]["beans"][seat] = int(beans)
             out[hid]["ratings"][seat] = rating
-            out[hid]["players"][seat] = pid
+    return out
+
+
+def hand_players_tx(c: Connection, hand_ids: list[int], seats: int) -> dict[int, list[int | None]]:
+    """Who played each seat of each finished hand, from the results (None: a computer player)."""
+    out: dict[int, list[int | None]] = {h: [None] * seats for h in hand_ids}
+    if hand_ids:
+        q = select(results.c.hand_id, results.c.seat, results.c.player_id).where(results.c.hand_id.in_(hand_ids))
+        for hid, seat, pid in c.execute(q):
+            out[hid][seat] = pid
     return out
 
 

@@ -74,22 +74,26 @@ def hand_entry(
 
 
 def person_standings(
-    seats: list[int | None], hands: list[dict[str, Any]], penalties: list[dict[str, Any]]
+    seats: list[dict[str, Any]], hands: list[dict[str, Any]], penalties: list[dict[str, Any]]
 ) -> list[int]:
     """Each seat's match points as its present occupant earned them: only the hands that
     person (or, on a computer player's seat, a computer player) played at that seat, less
-    their own leave penalties. A newcomer in another's old seat starts at 0."""
+    their own leave penalties. A newcomer in another's old seat starts at 0; an empty seat
+    keeps the chair's record (its last occupant's penalty stays shown) until somebody sits."""
+    empty = object()
+    who = [s["player"] if s["player"] is not None else (None if s["bot"] is not None else empty) for s in seats]
     out = [0] * len(seats)
     for h in hands:
         if not (h["scored"] and h["scores"]):
             continue
         played = h.get("players")  # a hand from before the hall kept who played: the chair's
         for i, points in enumerate(h["scores"][: len(seats)]):
-            if played is None or played[i] == seats[i]:
+            if played is None or who[i] is empty or played[i] == who[i]:
                 out[i] += points
     for p in penalties:
-        if p["seat"] < len(seats) and p.get("player_id", seats[p["seat"]]) == seats[p["seat"]]:
-            out[p["seat"]] -= p["points"]
+        i = p["seat"]
+        if i < len(seats) and (who[i] is empty or p.get("player_id", who[i]) == who[i]):
+            out[i] -= p["points"]
     return out
 
 
@@ -190,7 +194,11 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         self.barred = set(room.get("barred") or [])
         finished = [h for h in hands if h["finished_at"]]
         settled = self.store.read(settlement.settled_tx, [h["id"] for h in finished], len(room["seats"]))
-        self.hands = [hand_entry(h["number"], h["scores"], h["scored"], settled[h["id"]]) for h in finished]
+        played = self.store.read(settlement.hand_players_tx, [h["id"] for h in finished], len(room["seats"]))
+        self.hands = [
+            hand_entry(h["number"], h["scores"], h["scored"], {**settled[h["id"]], "players": played[h["id"]]})
+            for h in finished
+        ]
         self.game, self.hand_id, self._unfinished = game, hand_id, unfinished
 
     async def reload(self) -> None:
@@ -337,7 +345,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         return len(self.game.history) if self.game is not None else 0
 
     def standings(self) -> list[int]:
-        return person_standings([s["player"] for s in self.seats], self.hands, self.penalties)
+        return person_standings(self.seats, self.hands, self.penalties)
 
     def _seats_with(self, seat: int, **values: Any) -> list[dict[str, Any]]:
         """A copy of the seats with ``seat`` changed (the table's own change only once stored)."""
@@ -880,6 +888,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         game = self.game
         assert game is not None
         seats = [dict(s) for s in seats]
+        played = [s["player"] for s in seats]  # who played each seat (before dissolving empties them)
         humans = [i for i, s in enumerate(seats) if s["player"] is not None]
         hosted = [i for i in humans if seats[i]["hosted"]]
         scored = not (humans and len(hosted) == len(humans))  # all on 托管: not scored
@@ -899,6 +908,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             "message": message,
             "message_seats": hosted,
             "message_names": [names.get(p) for p in pids],
+            "players": played,
         }
 
     async def _finish_loaded(self) -> None:
@@ -933,6 +943,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
     def _finished(self, finish: dict[str, Any]) -> None:
         """The hand just stored as finished joins the room's hands; who was on 托管 is told."""
         settled = finish.get("settled")
+        if settled is not None:
+            settled = {**settled, "players": finish["players"]}
         entry = hand_entry(len(self.hands) + 1, finish["scores"], finish["scored"], settled)
         if settled is not None:
             self.balances.update(settled["balances"])
