@@ -9,6 +9,7 @@ import { h, toast } from "../ui.js";
 import { DIRECTION_KEY } from "./state.js";
 import { reasonText } from "./text.js";
 import { closedText } from "./closed.js";
+import { helpHash } from "../help/link.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -124,6 +125,7 @@ function toolsMenu(tb) {
     u && u.tracker && tb.mySeat() !== null ? tool("tracker-toggle", "tracker", t("tracker")) : null,
     u && !R ? tool("phrases-toggle", "phrases", t("phrases")) : null,
     R ? null : sound,
+    rulesLink(tb),
   ].filter(Boolean);
   const more = h(
     "button",
@@ -140,6 +142,18 @@ function toolsMenu(tb) {
     "⋯",
   );
   return h("div", { class: "tools-wrap" }, more, h("div", { class: "table-tools" + (S.toolsOpen ? " open" : ""), "data-testid": "tools" }, ...items));
+}
+
+/**
+ * 游戏规则: the game's rules page under this room's options (back to this table from it).
+ * @param {Table} tb
+ * @returns {HTMLElement | null}
+ */
+function rulesLink(tb) {
+  const r = tb.room();
+  if (!r || !r.game) return null;
+  const href = helpHash(r.game, r.options || null, tb.R ? null : tb.roomId);
+  return h("button", { class: "small tool", "data-testid": "rules-link", title: t("help_title"), onclick: () => tb.ctx.navigate(href) }, t("help_link"));
 }
 
 /**
