@@ -181,7 +181,7 @@ export function roomForm(ctx, games) {
     return options;
   };
   // 游戏规则 of the game as the form sets it (the preset and the options changed)
-  const rulesLink = h("a", { class: "small link help-link", href: "#/help/baohuang", "data-testid": "form-help", title: t("help_title") }, t("help_link"));
+  const rulesLink = h("a", { class: "small link help-link", href: "#/help/baohuang", "data-testid": "form-help", title: t("help_title") }, t("help_form_link"));
   rulesLink.addEventListener("click", (e) => {
     e.preventDefault();
     ctx.navigate(helpHash(game().name, chosen()));
