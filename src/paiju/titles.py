@@ -12,8 +12,8 @@ Each game has its ladder (``LADDERS``; docs/titles.md says what is sourced and w
   vehicle and the order are a **[decision]**.
 
 The two ladders share their thresholds in *ladder points*, rising roughly geometrically, so
-the first titles come within an evening and the top takes years (飞机 at level 20 is two
-years of regular play, 轿车 at level 10 a few months).
+the first titles come within an evening and the top takes years (飞机, the seed's player's
+title after two years, is level 20; 轿车 level 10).
 
 The games' points per hand differ in size, so each game's points are multiplied by a scale
 factor before they are put on the ladder (``SCALE``). The factors come from 800 hands of
