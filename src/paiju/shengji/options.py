@@ -122,6 +122,7 @@ SCHEMA = OptionSchema(
             "a declaration shows a joker plus level cards (overturn: a joker plus two of one suit);"
             " by_colour: the big joker shows a red suit, the small joker a black one",
             choices=(False, True, "by_colour"),
+            error="option {name} must be true, false or by_colour, not {value!r}",
         ),
         _toggle("two_colours", "one pack: black suits count as one suit, red as another (♥K♦K is a pair)"),
         _toggle(
@@ -199,6 +200,12 @@ def resolve_options(**overrides: Any) -> dict[str, Any]:
             "triples (三同张 and 泰坦尼克) are played with three packs: set decks to 3",
             code="bad_option",
             option="triples",
+        )
+    if not isinstance(o["declare_with_joker"], bool) and o["declare_with_joker"] != "by_colour":  # 1 == True
+        raise IllegalAction(
+            f"option declare_with_joker must be true, false or by_colour, not {o['declare_with_joker']!r}",
+            code="bad_option",
+            option="declare_with_joker",
         )
     if o["level_step"] and o["level_table"] != "default":
         raise IllegalAction(
