@@ -190,7 +190,11 @@ def test_later_hands_with_cannot_declare_passes_deal(decks: int, seed: int, decl
         for c in cnt:
             if c > 1 and paiju.shengji.trump.ID_RANK[c] == level:
                 how, red = opts["declare_with_joker"], paiju.cards.SUITS[ID_SUIT[c]] in "hd"
-                if not how or (cnt.get(BJ_ID) and (how is True or red)) or (cnt.get(SJ_ID) and (how is True or not red)):
+                if (
+                    not how
+                    or (cnt.get(BJ_ID) and (how is True or red))
+                    or (cnt.get(SJ_ID) and (how is True or not red))
+                ):
                     return True
         return False
 

@@ -50,7 +50,12 @@ def test_level_step_table_and_validation() -> None:
     ]
     # one pack at 40 a level: take over at 40 still, each 40 beyond it a level
     assert [level_change(p, 1, level_step=40) for p in (0, 5, 35, 40, 79, 80)] == [
-        (0, 2), (0, 1), (0, 1), (1, 0), (1, 0), (1, 1)
+        (0, 2),
+        (0, 1),
+        (0, 1),
+        (1, 0),
+        (1, 0),
+        (1, 1),
     ]
     for bad in (30, True, "20"):
         with pytest.raises(IllegalAction) as e:
@@ -128,9 +133,7 @@ NO_FIVES_FOR_0_AND_2 = build_deal(["", "5s 5s 5h 5h 5d 5d", "", "5c 5c SJ SJ BJ 
 
 def later_hand(**options: object) -> paiju.Game:
     """A later hand of a match: seat 0 declares at team 0's level 5, team 1 is at 3."""
-    return paiju.new_game(
-        "shengji", seed=1, deal=NO_FIVES_FOR_0_AND_2, declarer=0, team_levels=["5", "3"], **options
-    )
+    return paiju.new_game("shengji", seed=1, deal=NO_FIVES_FOR_0_AND_2, declarer=0, team_levels=["5", "3"], **options)
 
 
 def test_cannot_declare_passes_the_deal() -> None:

@@ -53,8 +53,9 @@ def _baohuang(o: Mapping[str, Any]) -> int:
 
 def _shengji(o: Mapping[str, Any]) -> int:
     """Shengji 升级 (scoring.level_change): each seat scores ± the levels n, so a side loses
-    2n. The declarers go up at most 3 (more with a smaller ``level_step``); the defenders, under the ``competition`` table, at
-    most 3, else 1 + (points − 3 steps) // step with points ≤ the pack's 100 per pack, plus
+    2n. The declarers go up at most 3 (more with a smaller ``level_step``); the defenders,
+    under the ``competition`` table, at most 3, else 1 + (points − take-over − step) // step
+    with points ≤ the pack's 100 per pack, plus
     the kitty's points (10 per card: a kitty never holds more 10s and Ks than a pack has)
     times the kitty multiplier less 1, plus a failed throw's penalty per declarer card; the
     hall counts at most :data:`SHENGJI_MAX_LEVELS` (:func:`bean_scores`)."""
