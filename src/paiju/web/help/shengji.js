@@ -8,8 +8,10 @@
 const PACKS = { 1: [54, 12, 6, 100], 2: [108, 25, 8, 200], 3: [162, 39, 6, 300] };
 /** @param {string} r */
 const rank = (r) => (r === "T" ? "10" : String(r));
-/** @param {any} o points per level step: 20 per pack */
-const step = (o) => 20 * Number(o.decks);
+/** @param {any} o points per level step: the room's level_step, else 20 per pack */
+const step = (o) => Number(o.level_step) || 20 * Number(o.decks);
+/** @param {any} o the defenders' points from which they take over: 40 per pack, whatever the step */
+const takeOver = (o) => 40 * Number(o.decks);
 /** @param {any} o */
 const levelsText = (o) => (o.levels === "all" ? null : o.levels === "competition" ? "2,5,10,J,Q,K,A" : String(o.levels).replace(/T/g, "10"));
 
@@ -126,14 +128,22 @@ const content = {
         }.`,
     },
     {
-      opts: ["decks", "level_table"],
+      opts: ["decks", "level_table", "level_step"],
       zh: (o) => {
         const u = step(o);
+        const T = takeOver(o);
+        if (Number(o.level_step)) {
+          return `升级（闲家的分，每 ${u} 分一级）：不到 ${T} 分庄家升级——${T - u}–${T - 5} 升 1 级，每少 ${u} 分多升 1 级，0 分再多 1 级；${T}–${T + u - 5} 闲家上台做庄，不升级；${T + u} 起闲家升 1 级，每多 ${u} 分多升 1 级。`;
+        }
         const top = o.level_table === "competition" ? `${3 * u}–${3.75 * u - 5} 闲家升 2 级，${3.75 * u} 以上升 3 级（一局最多 3 级）` : `${3 * u}–${4 * u - 5} 闲家升 1 级，以后每 ${u} 分多升 1 级`;
         return `升级（闲家的分）：0 庄家升 3 级；5–${u - 5} 升 2 级；${u}–${2 * u - 5} 升 1 级；${2 * u}–${3 * u - 5} 闲家上台做庄，不升级；${top}。`;
       },
       en: (o) => {
         const u = step(o);
+        const T = takeOver(o);
+        if (Number(o.level_step)) {
+          return `Levels (the defenders' points, ${u} a level): under ${T} the declarers go up — ${T - u}–${T - 5} up 1, 1 more for every ${u} less, and 1 more at 0; ${T}–${T + u - 5} the defenders take over without a level; from ${T + u} the defenders go up 1, and 1 more for every further ${u}.`;
+        }
         const top = o.level_table === "competition" ? `${3 * u}–${3.75 * u - 5} the defenders go up 2, ${3.75 * u} and more 3 (at most 3 in a hand)` : `${3 * u}–${4 * u - 5} the defenders go up 1, and 1 more for every further ${u}`;
         return `Levels (the defenders' points): 0 — declarers up 3; 5–${u - 5} up 2; ${u}–${2 * u - 5} up 1; ${2 * u}–${3 * u - 5} the defenders take over without a level; ${top}.`;
       },
@@ -145,20 +155,20 @@ const content = {
     },
   ],
   example: {
-    opts: ["decks"],
-    // the defenders take u − 10 in tricks and the declarers win the last trick: up 2
+    opts: ["decks", "level_step"],
+    // the defenders take T − u − 10 in tricks and the declarers win the last trick: up 2
     zh: (o) => {
-      const p = step(o) - 10;
+      const p = takeOver(o) - step(o) - 10;
       return {
-        lines: [`闲家抓了 ${p} 分，庄家赢了最后一轮，不抠底：不到 ${step(o)} 分，庄家升 2 级。`, "庄家两人各 +2，闲家两人各 −2。"],
+        lines: [`闲家抓了 ${p} 分，庄家赢了最后一轮，不抠底：不到 ${p + 10} 分，庄家升 2 级。`, "庄家两人各 +2，闲家两人各 −2。"],
         scores: [2, -2, 2, -2],
         names: ["庄家", "闲家", "庄家", "闲家"],
       };
     },
     en: (o) => {
-      const p = step(o) - 10;
+      const p = takeOver(o) - step(o) - 10;
       return {
-        lines: [`The defenders take ${p} points and the declarers win the last trick (no kitty bonus): under ${step(o)}, the declarers go up 2 levels.`, "Each declarer +2, each defender −2."],
+        lines: [`The defenders take ${p} points and the declarers win the last trick (no kitty bonus): under ${p + 10}, the declarers go up 2 levels.`, "Each declarer +2, each defender −2."],
         scores: [2, -2, 2, -2],
         names: ["Declarer", "Defender", "Declarer", "Defender"],
       };
