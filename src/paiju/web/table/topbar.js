@@ -6,9 +6,10 @@
 import { t, label } from "../i18n.js";
 import { setSound, soundOn } from "../sound.js";
 import { h, toast } from "../ui.js";
-import { DIRECTION_KEY } from "./state.js";
+import { DIRECTION_KEY, HINT_PASS_KEY } from "./state.js";
 import { reasonText } from "./text.js";
 import { closedText } from "./closed.js";
+import { helpHash } from "../help/link.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -126,6 +127,22 @@ function toolsMenu(tb) {
     },
     t("sound_label"), // words, not emoji: a machine without an emoji font shows empty boxes
   );
+  // 提示无则PASS (seed 000: 无则PASS): a setting of this browser, for the games with a pass
+  const hintPass = h(
+    "button",
+    {
+      class: "small tool" + (S.hintPass ? " on" : ""),
+      "data-testid": "hint-pass-toggle",
+      "aria-pressed": S.hintPass ? "true" : "false",
+      title: t("hint_pass_help"),
+      onclick: () => {
+        S.hintPass = !S.hintPass;
+        localStorage.setItem(HINT_PASS_KEY, S.hintPass ? "on" : "off");
+        tb.renderTopbar();
+      },
+    },
+    t("hint_pass_label"),
+  );
   const extra = Object.entries((R && R.panels) || {}).map(([name, p]) => tool(`${name}-toggle`, name, p.title()));
   const items = [
     tool("prev-trick", "prev", t("prev_trick"), t("prev_trick") + " (L)"),
@@ -134,6 +151,8 @@ function toolsMenu(tb) {
     u && u.tracker && tb.mySeat() !== null ? tool("tracker-toggle", "tracker", t("tracker")) : null,
     u && !R ? tool("phrases-toggle", "phrases", t("phrases")) : null,
     R ? null : sound,
+    R || tb.game() === "shengji" ? null : hintPass,
+    rulesLink(tb),
   ].filter(Boolean);
   const more = h(
     "button",
@@ -150,6 +169,18 @@ function toolsMenu(tb) {
     "⋯",
   );
   return h("div", { class: "tools-wrap" }, more, h("div", { class: "table-tools" + (S.toolsOpen ? " open" : ""), "data-testid": "tools" }, ...items));
+}
+
+/**
+ * 游戏规则: the game's rules page under this room's options (back to this table from it).
+ * @param {Table} tb
+ * @returns {HTMLElement | null}
+ */
+function rulesLink(tb) {
+  const r = tb.room();
+  if (!r || !r.game) return null;
+  const href = helpHash(r.game, r.options || null, tb.R ? null : tb.roomId);
+  return h("button", { class: "small tool", "data-testid": "rules-link", title: t("help_title"), onclick: () => tb.ctx.navigate(href) }, t("help_link"));
 }
 
 /**
