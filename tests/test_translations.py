@@ -92,6 +92,31 @@ def test_english_grammar() -> None:
         assert not CJK.search(en[key]), f"{key}: {en[key]!r} is not all English"
 
 
+# English values that may hold Chinese: the switch to the Chinese page names it in Chinese;
+# an option's tooltip (help.*) gives the Chinese term once, for a player who knows the game by it
+CJK_ALLOWED = {"STRINGS": {"lang_switch"}, "NAMES": {k for k in tables()[1]["en"] if k.startswith("help.")}}
+# counts that are never 1: a table's 4 or 5 seats, a kitty of 6 or 8 cards, a relief of hundreds of beans
+ALWAYS_MANY = {"need_all_seats", "prompt_bury", "relief_given"}
+
+
+def test_english_reads_as_english() -> None:
+    """Issue 29: no Chinese glosses on English labels ("Tracker (记牌器)", "托管 1/3") and no
+    "bot(s)": a count is said with plural forms (key_one / key_other, chosen by t())."""
+    bad = []
+    for name, table in zip(("STRINGS", "NAMES"), tables(), strict=True):
+        for key, value in table["en"].items():
+            if CJK.search(value) and key not in CJK_ALLOWED[name]:
+                bad.append(f"{name}.{key}: {value!r} has Chinese")
+            if "(s)" in value:
+                bad.append(f"{name}.{key}: {value!r} says (s)")
+            counted = re.search(r"\{n\} (?!pts\b)(?:[a-z]+s|levels?)\b", value)  # "pts": an abbreviation
+            if counted and not key.endswith(("_one", "_other")) and key not in ALWAYS_MANY:
+                bad.append(f"{name}.{key}: {value!r} counts without plural forms")
+            if key.endswith("_one") and "{n}" in value and f"{key[:-4]}_other" not in table["en"]:
+                bad.append(f"{name}.{key}: no _other form")
+    assert not bad, "\n".join(bad)
+
+
 def scripts() -> dict[str, str]:
     return {str(p.relative_to(WEB)): p.read_text() for p in sorted(WEB.rglob("*.js"))}
 
@@ -105,7 +130,7 @@ def test_every_key_the_page_looks_up_exists() -> None:
             table = strings if fn == "t" else names
             if end == "+":  # a family of keys: "reason." + code
                 prefixes.append((file, fn, key))
-            elif fn == "t" and key not in table["en"]:
+            elif fn == "t" and key not in table["en"] and f"{key}_other" not in table["en"]:
                 missing.append(f"{file}: t({key!r})")
             elif fn == "label" and end == ")" and key not in table["en"]:
                 missing.append(f"{file}: label({key!r})")

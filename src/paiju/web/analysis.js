@@ -251,7 +251,7 @@ function resultParts(an, a) {
       "data-dubious": String(s.dubious ?? 0),
       "data-mistakes": String(s.mistakes ?? 0),
     },
-    h("b", {}, t("review_summary", { n: s.decisions ?? 0, dubious: s.dubious ?? 0, mistakes: s.mistakes ?? 0 })),
+    h("b", {}, t("review_summary", { decisions: t("review_decisions", { n: s.decisions ?? 0 }), dubious: s.dubious ?? 0, mistakes: t("review_mistakes", { n: s.mistakes ?? 0 }) })),
     typeof s.loss === "number" ? h("span", { class: "muted" }, " · " + t("review_loss_total", { loss: num(s.loss) })) : null,
   );
   const help = h("p", { class: "muted small-text" }, t("review_help") + (a.game === "shengji" ? " " + t("review_unit_shengji") : ""));
