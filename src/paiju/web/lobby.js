@@ -10,7 +10,7 @@ import { reasonText } from "./table/text.js";
 import { recordFileButton } from "./replay/file.js";
 import { normalizeGames, roomForm } from "./lobby/roomform.js";
 import { helpHash } from "./help/link.js";
-import { h, toast } from "./ui.js";
+import { clearToasts, h, toast } from "./ui.js";
 
 // ---------------------------------------------------------------- login
 
@@ -54,6 +54,7 @@ export function mountLogin(root, ctx, onLogin) {
     e.preventDefault();
     const name = input.value.trim();
     if (mode === "guest" && !name) {
+      toast(t("name_required"), "error");
       input.focus();
       return;
     }
@@ -63,23 +64,38 @@ export function mountLogin(root, ctx, onLogin) {
       if (mode === "guest") player = await api.login(name);
       else if (mode === "account") player = await api.accountLogin(user.value.trim(), pass.value);
       else player = await api.register(user.value.trim(), pass.value, name);
+      clearToasts("error"); // an earlier refusal is answered now
       onLogin(await api.me() || player);
     } catch (err) {
       toast(errorText(err), "error");
       button.disabled = false;
     }
   });
-  root.replaceChildren(
-    h(
-      "div",
-      { class: "page login-page" },
-      h("header", { class: "topbar" }, h("div", { class: "brand" }, logo(), t("app_title")), h("div", { class: "spacer" }), ctx.langButton()),
-      h("main", { class: "login-card" }, h("h1", {}, t("login_title")), h("div", { class: "tabs" }, ...tabs), form),
-    ),
-  );
+  // a language switch translates the form in place: what was typed stays
+  const render = () => {
+    input.placeholder = t("name_placeholder");
+    user.placeholder = t("username");
+    pass.placeholder = t("password");
+    tabs.forEach((b, i) => (b.textContent = t("login_tab_" + ["guest", "account", "register"][i])));
+    root.replaceChildren(
+      h(
+        "div",
+        { class: "page login-page" },
+        h("header", { class: "topbar" }, h("div", { class: "brand" }, logo(), t("app_title")), h("div", { class: "spacer" }), ctx.langButton()),
+        h("main", { class: "login-card" }, h("h1", {}, t("login_title")), h("div", { class: "tabs" }, ...tabs), form),
+      ),
+    );
+  };
+  render();
   show(ctx.registerFirst ? "register" : "guest");
   ctx.registerFirst = false;
-  return { destroy() {} };
+  return {
+    destroy() {},
+    rerender() {
+      render();
+      show(mode);
+    },
+  };
 }
 
 // A refused request in the page's language (its reason code), else the hall's sentence.

@@ -99,6 +99,7 @@ function topbar(ctx, what) {
     "header",
     { class: "topbar" },
     h("a", { class: "brand", href: "#/" }, logo(), t("app_title"), h("span", { class: "muted" }, " · " + what)),
+    h("a", { class: "small link back", href: "#/", "data-testid": "back-lobby" }, "‹ " + t("back_lobby")),
     h("div", { class: "spacer" }),
     accountBar(ctx, () => ctx.navigate(location.hash)),
     ctx.langButton(),
@@ -183,7 +184,7 @@ export function mountProfile(root, id, ctx) {
             h("td", {}, label(it.game)),
             h("td", {}, roleName(it.role)),
             h("td", {}, it.scored ? String(it.score) : t("unscored")),
-            h("td", {}, String(it.beans)),
+            h("td", {}, it.beans === null || it.beans === undefined ? "–" : String(it.beans)),
             h("td", { class: "hand-links" }, ...handLinks(it)),
           ),
         ),
@@ -198,7 +199,7 @@ export function mountProfile(root, id, ctx) {
       h("section", { class: "panel" }, h("h2", {}, t("record")), table),
       charts,
       h("section", { class: "panel" }, h("h2", {}, t("hands")), list, pager),
-      mine && !p.guest ? passwordForm() : null,
+      ...(mine && !p.guest ? [passwordForm()] : []), // replaceChildren would print a null
     );
   }
 

@@ -55,6 +55,12 @@ export function toast(message, kind = "info", ms = 4000) {
   return el;
 }
 
+// Remove the toasts of one kind at once (an error answered by a later success).
+/** @param {string} kind */
+export function clearToasts(kind) {
+  if (box) box.querySelectorAll(`.toast.${kind}`).forEach((el) => el.remove());
+}
+
 // An in-page confirmation (window.confirm cannot be translated or styled): a small dialog
 // over the page with the question and two buttons. Resolves true for "yes".
 /**

