@@ -8,11 +8,14 @@ every size. (The English page's wording is checked without a browser: test_trans
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from playwright.sync_api import Page, expect
 
 from .conftest import HallServer
+from .test_accounts import register
 
 
 def test_login_form_and_guest_profile(server: HallServer, new_page: Callable[..., Page]) -> None:
@@ -49,4 +52,26 @@ def test_login_form_and_guest_profile(server: HallServer, new_page: Callable[...
     assert "null" not in profile.inner_text()
     page.get_by_test_id("back-lobby").click()
     expect(page.get_by_test_id("lobby")).to_be_visible()
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_top_bar_balance_is_fresh(server: HallServer, new_page: Callable[..., Page]) -> None:
+    """The balance moves with a hand (a ledger row) while the page keeps the login's copy:
+    the lobby and the profile ask /api/me again when shown, without a new login."""
+    page = new_page()
+    register(page, server.url, "fresh_beans")
+    beans = page.get_by_test_id("my-beans")
+    expect(beans).to_have_text(re.compile(r"\b1000\b"))
+    pid = page.evaluate("async () => (await (await fetch('/api/me')).json()).player.id")
+    with sqlite3.connect(server.db) as db:  # what a finished hand writes: the account's share
+        db.execute(
+            "INSERT INTO ledger (player_id, amount, kind, created_at) VALUES (?, 2, 'grant', ?)",
+            (pid, datetime.now(UTC).isoformat(sep=" ")),
+        )
+    page.get_by_test_id("my-profile").click()
+    expect(page.get_by_test_id("profile-beans")).to_have_text(re.compile(r"\b1002\b"))
+    expect(beans).to_have_text(re.compile(r"\b1002\b"))
+    page.get_by_test_id("back-lobby").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    expect(beans).to_have_text(re.compile(r"\b1002\b"))
     assert not page.errors  # type: ignore[attr-defined]

@@ -131,8 +131,29 @@ function addressChip(r) {
  * @returns {HTMLElement}
  */
 export function accountBar(ctx, onChange) {
-  const p = ctx.player;
   const bar = h("span", { class: "account-bar" });
+  fillAccountBar(bar, ctx, onChange);
+  // the balance changes with every hand and the page's copy is the login's: ask again
+  api
+    .me()
+    .then((me) => {
+      const p = ctx.player;
+      if (!me || !p || me.id !== p.id || ["beans", "relief_due", "start_pending"].every((k) => me[k] === p[k])) return;
+      ctx.player = { ...p, ...me };
+      bar.replaceChildren();
+      fillAccountBar(bar, ctx, onChange);
+    })
+    .catch(() => {}); // the bar keeps what it shows
+  return bar;
+}
+
+/**
+ * @param {HTMLElement} bar
+ * @param {any} ctx
+ * @param {() => void} onChange
+ */
+function fillAccountBar(bar, ctx, onChange) {
+  const p = ctx.player;
   if (!p.guest && p.beans !== undefined && p.beans !== null) {
     bar.appendChild(h("span", { class: "beans", "data-testid": "my-beans", title: t("beans_help") }, t("beans_n", { n: p.beans })));
     if (p.start_pending) {
@@ -179,7 +200,6 @@ export function accountBar(ctx, onChange) {
     });
     bar.appendChild(out);
   }
-  return bar;
 }
 
 /** @returns {HTMLElement} */
