@@ -108,6 +108,18 @@ _hall_reasons(
     too_many_reports="at most {count} reports an hour",
     no_such_report="there is no such report",
     report_closed="this report is closed already",
+    # playing together (accounts/social.py, tables/access.py, web/social_api.py)
+    register_to_follow="register an account to follow players",
+    register_to_block="register an account to block players",
+    follow_self="you cannot follow yourself",
+    block_self="you cannot block yourself",
+    too_many_follows="you follow {count} players already",
+    too_many_blocks="you block {count} players already",
+    blocked_table="you cannot sit at this table: you and a player here blocked one another",
+    seat_reserved="seat {seat} is reserved for another player",
+    room_password="this room has a password",
+    bad_room_password="a room's password is 1-{max} characters",
+    bad_invite="this invitation is not the room's",
     # why the hall ends a connection (a ``closed`` message) or unseats a player (a ``notice``)
     kicked="an administrator removed you from this game: {reason}",
     session_ended="this session was ended: log in again",
