@@ -149,7 +149,8 @@ def test_a_password_room_admits_by_password_or_invitation_and_never_tells_it(hal
         cs.wait_closed()
     r = post(hall, stranger, f"/api/rooms/{rid}/join", {"password": "coffee"})
     assert r.status_code == 403 and r.json()["code"] == "room_password"
-    assert post(hall, stranger, f"/api/rooms/{rid}/join", {"password": "tea time"}).json() == {"room": rid, "seat": None}
+    r = post(hall, stranger, f"/api/rooms/{rid}/join", {"password": "tea time"})
+    assert r.json() == {"room": rid, "seat": None}
     with hall.connect(rid, stranger) as cs:
         cs.until_update(lambda m: m["room"]["id"] == rid)
     # the creator's invitation seats a friend at a free seat, without the password
