@@ -254,7 +254,7 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                     },
                     "code": {
                         "type": ["string", "null"],
-                        "description": "the short room code 房间号 (GET /api/codes/{code}); null: a room made before codes",
+                        "description": "the short room code 房间号 (GET /api/codes/{code}); null: made before codes",
                     },
                     "reserved": {
                         "type": "array",
