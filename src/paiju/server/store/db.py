@@ -695,10 +695,11 @@ def room_row(
     code: str | None = None,
     access: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A new room's row (waiting, every seat empty)."""
+    """A new room's row (waiting, every seat empty); its ``code`` and ``access`` when given
+    (tables/access.py: the hall gives every new room both)."""
+    extra = {"code": code, "access": access} if code is not None or access is not None else {}
     return {
-        "code": code,
-        "access": access,
+        **extra,
         "id": new_room_id(),
         "name": name,
         "game": game,
