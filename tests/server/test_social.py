@@ -151,6 +151,11 @@ def test_a_password_room_admits_by_password_or_invitation_and_never_tells_it(hal
     assert r.status_code == 403 and r.json()["code"] == "room_password"
     r = post(hall, stranger, f"/api/rooms/{rid}/join", {"password": "tea time"})
     assert r.json() == {"room": rid, "seat": None}
+    guesser = hall.login("guesser")
+    for _ in range(5):  # five wrong passwords in five minutes, then no more tries
+        assert post(hall, guesser, f"/api/rooms/{rid}/join", {"password": "x"}).json()["code"] == "room_password"
+    r = post(hall, guesser, f"/api/rooms/{rid}/join", {"password": "tea time"})
+    assert r.status_code == 429 and r.json()["code"] == "password_too_fast"
     with hall.connect(rid, stranger) as cs:
         cs.until_update(lambda m: m["room"]["id"] == rid)
     # the creator's invitation seats a friend at a free seat, without the password

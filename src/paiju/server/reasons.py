@@ -120,6 +120,7 @@ _hall_reasons(
     room_password="this room has a password",
     bad_room_password="a room's password is 1-{max} characters",
     bad_invite="this invitation is not the room's",
+    password_too_fast="too many wrong passwords: try again in {seconds} s",
     # why the hall ends a connection (a ``closed`` message) or unseats a player (a ``notice``)
     kicked="an administrator removed you from this game: {reason}",
     session_ended="this session was ended: log in again",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -34,6 +35,7 @@ STATUS = {  # the HTTP status of a refusal, by its reason code (others: 400)
     "register_to_follow": 403,
     "register_to_block": 403,
     "room_password": 403,
+    "password_too_fast": 429,
     "bad_invite": 403,
     "not_seated": 403,
     "no_such_player": 404,
@@ -44,6 +46,8 @@ STATUS = {  # the HTTP status of a refusal, by its reason code (others: 400)
     "unavailable": 503,
 }
 RESERVED_MAX = 8  # seats one room reserves at most (more than any game has)
+WRONG_PASSWORDS = 5  # wrong room passwords a player may try in WRONG_WINDOW seconds, per room
+WRONG_WINDOW = 300.0
 
 Me = Callable[[Request], Awaitable[dict[str, Any] | None]]
 
@@ -56,6 +60,8 @@ class SocialApi:
         self, hall: Callable[[], Hall], me: Me, same_origin: Callable[[Request], None], body_bytes: int
     ) -> None:
         self.hall, self.me, self.same_origin, self.body_bytes = hall, me, same_origin, body_bytes
+        # (player, room) → times of wrong passwords: guessing is slow (the room's requests reach one worker)
+        self._wrong: dict[tuple[int, str], list[float]] = {}
 
     def routes(self) -> list[Route]:
         return [
@@ -153,7 +159,9 @@ class SocialApi:
                     raise IllegalAction("this invitation is not the room's", "bad_invite")
                 table.admit(pid)
             elif password is not None and table.access.get("password"):
+                self._guessing((pid, table.id), False)
                 if not await asyncio.to_thread(access.password_matches, table.access["password"], password):
+                    self._guessing((pid, table.id), True)
                     raise IllegalAction("wrong password for this room", "room_password")
                 table.admit(pid)
             if not table.may_enter(pid):
@@ -164,6 +172,19 @@ class SocialApi:
         except IllegalAction as e:
             return self._refused(e)
         return JSONResponse({"room": table.id, "seat": seat})
+
+    def _guessing(self, key: tuple[int, str], wrong: bool) -> None:
+        """Count a wrong password (``wrong``), or refuse a try past WRONG_PASSWORDS in the window."""
+        now = time.monotonic()
+        if len(self._wrong) > 10_000:  # forget the oldest tries rather than grow
+            self._wrong = {k: v for k, v in self._wrong.items() if v and now - v[-1] < WRONG_WINDOW}
+        times = [x for x in self._wrong.get(key, []) if now - x < WRONG_WINDOW]
+        if wrong:
+            times.append(now)
+        elif len(times) >= WRONG_PASSWORDS:
+            wait = int(WRONG_WINDOW - (now - times[0])) + 1
+            raise IllegalAction(f"too many wrong passwords: try again in {wait} s", "password_too_fast", seconds=wait)
+        self._wrong[key] = times
 
     async def invite(self, req: Request) -> Response:
         """The invitation of a room one sits at (or made): ``{"invite": token, "code"}``;
