@@ -28,7 +28,7 @@ import paiju
 from paiju.cards import packs
 from paiju.shengji import hint, hosted_action
 from paiju.shengji.scoring import level_change
-from paiju.shengji.trump import COLOUR_ID, NUM_IDS, POINTS, card_id, ids_of
+from paiju.shengji.trump import BJ_ID, COLOUR_ID, ID_SUIT, NUM_IDS, POINTS, SJ_ID, card_id, ids_of
 from paiju.shengji.units import counts_of, decompose
 
 DECKS = st.sampled_from([1, 2, 3])
@@ -38,8 +38,8 @@ SEEDS = st.integers(0, 2**32)
 def options(draw_int: int, decks: int = 2) -> dict[str, Any]:
     """Random room options; the variants of the spec are each on about half the time."""
     r = random.Random(draw_int)
-    return {
-        "declare_with_joker": r.random() < 0.5,
+    o = {
+        "declare_with_joker": r.choice([False, True, "by_colour"]),
         "two_colours": decks == 1 and r.random() < 0.5,
         "kitty_steal": r.random() < 0.5,
         "triples": decks == 3 and r.random() < 0.5,
@@ -50,7 +50,11 @@ def options(draw_int: int, decks: int = 2) -> dict[str, Any]:
         "throw_penalty": r.choice([0, 10]),
         "throw_evaluation": r.choice(["largest_unit", "all", "highest"]),
         "self_overturn": r.random() < 0.3,
+        "level_step": r.choice([0, 20, 40]),
     }
+    if o["level_table"] != "default":
+        o["level_step"] = 0  # level_step changes the default table only
+    return o
 
 
 def played_ids(g: Any) -> list[int]:
@@ -102,7 +106,9 @@ def check_random_hand(decks: int, seed: int, opts: dict[str, Any]) -> Any:
     assert all_points == 100 * decks
     r = g.result
     assert r["defender_points"] == r["trick_points"] + r["kitty_bonus"] + r["penalty_points"]
-    side, n = level_change(r["defender_points"], decks, opts["level_table"])  # two_colours: one pack's table
+    side, n = level_change(  # two_colours: one pack's table
+        r["defender_points"], decks, opts["level_table"], opts["level_step"]
+    )
     assert r["levels_up"] == n and r["declarers_hold"] == (side == 0)
     if opts["two_colours"]:
         assert all(
@@ -114,6 +120,9 @@ def check_random_hand(decks: int, seed: int, opts: dict[str, Any]) -> Any:
     for _seat, ids in g.declarations:
         if opts["declare_with_joker"] and any(c > 1 for c in ids):
             assert sum(c <= 1 for c in ids) == 1  # one joker shown with the level cards
+            if opts["declare_with_joker"] == "by_colour":  # BJ (id 0) with a red suit, SJ with a black one
+                suit = paiju.cards.SUITS[ID_SUIT[max(ids)]]
+                assert (min(ids) == BJ_ID) == (suit in "hd")
     for s in range(4):
         v = g.view(s)
         json.dumps(v)
@@ -160,6 +169,41 @@ def test_random_hands_with_each_variant_on(variant: tuple[int, dict[str, Any]], 
         for (_, _, buried), (_, received, _) in zip(burials, burials[1:]):
             assert buried == received  # each stealer picks up the kitty just buried
         assert g.tricks[0]["leader"] == g.declarer  # the declarer leads, stolen kitty or not
+
+
+@settings(max_examples=30, deadline=None)
+@given(DECKS, SEEDS, st.integers(0, 3), st.integers(0, 2**16))
+def test_later_hands_with_cannot_declare_passes_deal(decks: int, seed: int, declarer: int, opt: int) -> None:
+    """亮不起牌 (``cannot_declare_passes_deal``): a later hand is void exactly when neither
+    declarer holds a declaration (a level card — with a joker of its colour under
+    ``declare_with_joker`` — or two identical jokers); then the other team deals."""
+    opts = {**options(opt, decks), "cannot_declare_passes_deal": True, "kitty_steal": False}
+    opts["declare_with_joker"] = random.Random(opt).choice([False, True, "by_colour", "by_colour"])
+    g = paiju.new_game("shengji", seed=seed, decks=decks, declarer=declarer, team_levels=["A", "K"], **opts)
+    dealt = [counts_of(card_id(c) for c in _dealt_hand(g, s)) for s in range(4)]
+    play_out(g, random.Random(seed))
+    level = g.level
+
+    def could(cnt: Any) -> bool:
+        if cnt.get(SJ_ID, 0) >= 2 or cnt.get(BJ_ID, 0) >= 2:
+            return True
+        for c in cnt:
+            if c > 1 and paiju.shengji.trump.ID_RANK[c] == level:
+                how, red = opts["declare_with_joker"], paiju.cards.SUITS[ID_SUIT[c]] in "hd"
+                if (
+                    not how
+                    or (cnt.get(BJ_ID) and (how is True or red))
+                    or (cnt.get(SJ_ID) and (how is True or not red))
+                ):
+                    return True
+        return False
+
+    passed = not (could(dealt[declarer]) or could(dealt[(declarer + 2) % 4]))
+    assert bool(g.result.get("deal_passed")) == passed
+    if passed:
+        assert g.scores == (0, 0, 0, 0) and g.tricks == [] and g.result["team_levels"] == ["A", "K"]
+        assert g.next_hand_options()["declarer"] == (declarer + 1) % 4
+        assert paiju.replay(json.loads(json.dumps(g.record()))).view(None) == g.view(None)
 
 
 @settings(max_examples=20, deadline=None)

@@ -1,28 +1,55 @@
-"""Titles 游戏等级 (paiju.titles): the ladder, its boundaries per game, docs/titles.md."""
+"""Titles 游戏等级 (paiju.titles): each game's ladder, its boundaries per game, docs/titles.md."""
 
+import doctest
 import re
 from pathlib import Path
 
 import pytest
 
 import paiju
-from paiju.titles import LADDER, SCALE, Title, ladder, title
+import paiju.titles
+from paiju.titles import LADDERS, PEASANTS, SCALE, THRESHOLDS, VEHICLES, Title, ladder, title
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "titles.md"
+SEED_LINE = "大号是飞机了，小号都也是轿车了"  # seed 003: a Shengji player of the QQ hall
+CJK = re.compile(r"[\u3400-\u9fff]")
 
 
-def test_ladder_has_23_titles_strictly_increasing() -> None:
-    thresholds = [t for t, _, _ in LADDER]
-    assert len(LADDER) == 23
+def test_the_doctests() -> None:
+    result = doctest.testmod(paiju.titles)
+    assert result.attempted >= 4 and result.failed == 0
+
+
+@pytest.mark.parametrize("steps", [PEASANTS, VEHICLES], ids=["peasants", "vehicles"])
+def test_every_ladder_is_strictly_rising_and_named_in_both_languages(steps: tuple[tuple[int, str, str], ...]) -> None:
+    thresholds = [t for t, _, _ in steps]
     assert thresholds[0] == 0
     assert all(a < b for a, b in zip(thresholds, thresholds[1:]))
-    assert [zh for _, zh, _ in LADDER][:3] == ["包身工", "短工", "长工"]
-    assert LADDER[-1][1:] == ("帝王", "Emperor")
-    assert len({zh for _, zh, _ in LADDER}) == len({en for _, _, en in LADDER}) == 23
+    assert len({zh for _, zh, _ in steps}) == len({en for _, _, en in steps}) == len(steps)
+    for _, zh, en in steps:
+        assert all(CJK.match(c) for c in zh), zh  # Chinese names
+        assert en and not CJK.search(en) and en[0].isupper(), en  # English names
+
+
+def test_each_game_has_its_ladder() -> None:
+    assert set(LADDERS) == set(SCALE) == set(paiju.GAMES)
+    assert LADDERS["baohuang"] is PEASANTS and LADDERS["shuangkou"] is PEASANTS
+    assert LADDERS["shengji"] is VEHICLES
+    assert [t for t, _, _ in PEASANTS] == [t for t, _, _ in VEHICLES] == list(THRESHOLDS)
+    assert [zh for _, zh, _ in PEASANTS][:3] == ["包身工", "短工", "长工"]
+    assert PEASANTS[-1][1:] == ("帝王", "Emperor")
+
+
+def test_the_vehicle_ladder_follows_the_seed() -> None:
+    """「大号是飞机了，小号都也是轿车了」: 飞机 and 轿车 are titles, the aeroplane the higher."""
+    names = [zh for _, zh, _ in VEHICLES]
+    assert "飞机" in SEED_LINE and "轿车" in SEED_LINE
+    assert names.index("轿车") < names.index("飞机")
+    assert title("shengji", 0).name_zh == "滑板" and title("shengji", 10**9).name_zh == "火箭"
+    assert not {zh for _, zh, _ in VEHICLES} & {zh for _, zh, _ in PEASANTS}
 
 
 def test_every_game_has_a_scale() -> None:
-    assert set(SCALE) == set(paiju.GAMES)
     assert all(isinstance(s, int) and s >= 1 for s in SCALE.values())
     assert SCALE == {"baohuang": 1, "shuangkou": 1, "shengji": 4}
 
@@ -30,7 +57,8 @@ def test_every_game_has_a_scale() -> None:
 @pytest.mark.parametrize("game", paiju.GAMES)
 def test_each_games_ladder_is_strictly_increasing(game: str) -> None:
     titles = ladder(game)
-    assert [t.level for t in titles] == list(range(1, 24))
+    assert [t.level for t in titles] == list(range(1, len(LADDERS[game]) + 1))
+    assert [(t.name_zh, t.name_en) for t in titles] == [(zh, en) for _, zh, en in LADDERS[game]]
     floors = [t.floor for t in titles]
     assert all(a < b for a, b in zip(floors, floors[1:]))
     assert [t.next_at for t in titles] == [*floors[1:], None]
@@ -50,11 +78,12 @@ def test_scaled_thresholds() -> None:
     assert title("baohuang", 19).name_zh == "包身工"
     assert title("baohuang", 20).name_zh == "短工"
     assert title("shuangkou", 5500) == Title(13, "小财主", "Small squire", 5500, 7500)
-    assert title("shengji", 4).name_zh == "包身工"
-    assert title("shengji", 5).name_zh == "短工"  # 5 levels × 4 = 20 ladder points
-    assert title("shengji", 1374).level == 12
-    assert title("shengji", 1375) == Title(13, "小财主", "Small squire", 1375, 1875)
-    assert title("shengji", 20000) == Title(23, "帝王", "Emperor", 20000, None)
+    assert title("shengji", 4).name_zh == "滑板"
+    assert title("shengji", 5).name_zh == "滑板车"  # 5 levels × 4 = 20 ladder points
+    assert title("shengji", 549).level == 9
+    assert title("shengji", 550) == Title(10, "轿车", "Saloon car", 550, 750)
+    assert title("shengji", 10000) == Title(20, "飞机", "Aeroplane", 10000, 12500)
+    assert title("shengji", 20000) == Title(23, "火箭", "Rocket", 20000, None)
 
 
 @pytest.mark.parametrize("game", paiju.GAMES)
@@ -67,7 +96,8 @@ def test_negative_points_stay_at_the_lowest_title(game: str) -> None:
 @pytest.mark.parametrize("game", paiju.GAMES)
 def test_top_title(game: str) -> None:
     top = title(game, 10**12)
-    assert top.level == 23 and top.name_zh == "帝王" and top.next_at is None
+    assert top == ladder(game)[-1] and top.next_at is None
+    assert (top.name_zh, top.name_en) == LADDERS[game][-1][1:]
 
 
 def test_title_is_frozen() -> None:
@@ -87,7 +117,8 @@ def test_unknown_game_and_bad_points() -> None:
 
 def test_doc_tables_match_the_code() -> None:
     text = DOC.read_text(encoding="utf-8")
-    assert "[decision]" in text
+    assert "[decision]" in text and SEED_LINE in text
+    assert "no migration" in text  # nothing stores a title: see the doc
     for game in paiju.GAMES:
         section = re.search(rf"^## [^\n]*{game} \(×(\d+)\)\n(.*?)(?=^## |\Z)", text, re.M | re.S | re.I)
         assert section, game

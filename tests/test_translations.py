@@ -166,7 +166,8 @@ def test_every_room_option_is_named_and_explained_in_both_languages(game: str) -
         assert not missing, f"{game} ({lang}): no label for {missing}"
         for o in options:
             for c in o.get("choices") or []:
-                if isinstance(c, int) or o["type"] == "rank" or re.fullmatch(r"[2-9TJQKA]", str(c)):
+                shown = json.dumps(c) if isinstance(c, bool) else c  # the page's String(c): true, false
+                if isinstance(shown, int) or o["type"] == "rank" or re.fullmatch(r"[2-9TJQKA]", str(c)):
                     continue  # numbers and ranks show as they are
-                keys = (f"val.{o['name']}.{c}", f"val.{c}")
+                keys = (f"val.{o['name']}.{shown}", f"val.{shown}")
                 assert any(k in names[lang] for k in keys), f"{game} ({lang}): no label for {o['name']} = {c!r}"

@@ -53,13 +53,14 @@ def _baohuang(o: Mapping[str, Any]) -> int:
 
 def _shengji(o: Mapping[str, Any]) -> int:
     """Shengji 升级 (scoring.level_change): each seat scores ± the levels n, so a side loses
-    2n. The declarers go up at most 3; the defenders, under the ``competition`` table, at
-    most 3, else 1 + (points − 3 steps) // step with points ≤ the pack's 100 per pack, plus
+    2n. The declarers go up at most 3 (more with a smaller ``level_step``); the defenders,
+    under the ``competition`` table, at most 3, else 1 + (points − take-over − step) // step
+    with points ≤ the pack's 100 per pack, plus
     the kitty's points (10 per card: a kitty never holds more 10s and Ks than a pack has)
     times the kitty multiplier less 1, plus a failed throw's penalty per declarer card; the
     hall counts at most :data:`SHENGJI_MAX_LEVELS` (:func:`bean_scores`)."""
     from paiju.shengji.options import PACK_SIZES
-    from paiju.shengji.scoring import step_points
+    from paiju.shengji.scoring import level_change, step_points, take_over_points
 
     decks = int(o["decks"])
     hand, kitty = PACK_SIZES[decks]
@@ -69,9 +70,11 @@ def _shengji(o: Mapping[str, Any]) -> int:
     how = o["kitty_multiplier"]
     mult = {"unit_size": 2 * hand, "competition": 8}.get(how, 2 ** (pairs + 1))
     points = 100 * decks + 10 * kitty * (mult - 1) + int(o["throw_penalty"]) * 2 * hand
-    u = step_points(decks)
-    defenders = 1 + (points - 3 * u) // u
-    return 2 * min(SHENGJI_MAX_LEVELS, max(3, defenders))
+    u = step_points(decks, int(o.get("level_step") or 0))
+    top = take_over_points(decks)
+    defenders = 1 + (points - top - u) // u
+    declarers = level_change(0, decks, "default", int(o.get("level_step") or 0))[1]
+    return 2 * min(SHENGJI_MAX_LEVELS, max(declarers, defenders))
 
 
 def _shuangkou(o: Mapping[str, Any]) -> int:

@@ -10,6 +10,7 @@ The PostgreSQL run is in ``make test-slow`` (it takes a minute).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import time
@@ -331,7 +332,9 @@ def test_a_ban_ends_the_sessions_and_their_sockets_until_unbanned(hall: Hall) ->
 
 
 # ---------------------------------------------------------------------------- sessions that end
-def test_a_logout_closes_that_sessions_sockets_only(hall: Hall) -> None:
+@contextlib.contextmanager
+def two_sessions_at_a_table(hall: Hall) -> Iterator[tuple[Player, Client, Client]]:
+    """One account logged in twice, each session with a socket open at the same table."""
     name = unique("two_tabs")
     first = register(hall, name)
     second = log_in(hall, name)
@@ -339,6 +342,11 @@ def test_a_logout_closes_that_sessions_sockets_only(hall: Hall) -> None:
     with hall.connect(rid, first) as a, hall.connect(rid, second) as b:
         a.until_update(lambda m: True)
         b.until_update(lambda m: True)
+        yield first, a, b
+
+
+def test_a_logout_closes_that_sessions_sockets_only(hall: Hall) -> None:
+    with two_sessions_at_a_table(hall) as (first, a, b):
         t0 = time.monotonic()
         assert post(hall, first, "/api/logout", {}).status_code == 200
         msg = closed(a, 1.0)
@@ -347,13 +355,7 @@ def test_a_logout_closes_that_sessions_sockets_only(hall: Hall) -> None:
 
 
 def test_a_password_change_closes_every_other_sessions_sockets(hall: Hall) -> None:
-    name = unique("changed")
-    first = register(hall, name)
-    second = log_in(hall, name)
-    rid = hall.create_room(first)
-    with hall.connect(rid, first) as a, hall.connect(rid, second) as b:
-        a.until_update(lambda m: True)
-        b.until_update(lambda m: True)
+    with two_sessions_at_a_table(hall) as (first, a, b):
         r = post(hall, first, "/api/password", {"old": PASSWORD, "new": "a new secret"})
         assert r.status_code == 200
         assert closed(b, 1.0)["params"] == {"why": "password"}

@@ -347,6 +347,7 @@ class _Decision:
         self.partner = (self.me + 2) % 4
         o = view["options"]
         self.decks: int = o["decks"]
+        self.step = step_points(self.decks, o.get("level_step", 0))
         self.how: str = o["throw_evaluation"]
         self.declarer: int = view["declarer"]
         self.defending = self.me % 2 != self.declarer % 2
@@ -462,7 +463,7 @@ class _Decision:
         """Points of a trick, weighted up when they move the defenders across a threshold."""
         if not pts:
             return 0.0
-        step = step_points(self.decks)
+        step = self.step
         d = self.defender_points
         crosses = (d // step) != ((d + int(pts)) // step) or d == 0
         return pts + (0.25 * step if crosses else 0.0)

@@ -176,7 +176,7 @@ def utility_bound(name: str, options: dict[str, Any]) -> float:
         # 2 × the cards of a unit; throw penalties at most one per trick
         mult = max(2 ** (hand // 2 + 1), 2 * hand, 8)
         points = 100 * decks + 10 * kitty * mult + abs(options["throw_penalty"]) * hand
-        return float(3 + points // step_points(decks))
+        return float(3 + points // step_points(decks, options.get("level_step", 0)))
     return float(max(options["points_double"], options["points_single"], options["points_level"]))
 
 

@@ -16,9 +16,12 @@ stronger declaration.
 joker — a joker plus a level card declares, a joker plus two level cards of one suit
 overturns or reinforces (plus three, with 3 packs); identical jokers alone still declare
 no-trump. The joker adds nothing to the strength, which is that of the level cards.
-**[decision]** Either joker will do (the seed's stricter house rule, BJ for red suits and
-SJ for black, is not adopted), and with 3 packs a joker plus three level cards is the
-"three level cards" declaration.
+With ``True`` either joker will do; ``"by_colour"`` is the seed's stricter house rule
+(有的规则更严要求要大鬼亮红桃和方块的牌，小鬼亮黑桃和梅花的花式牌): the big joker shows
+only hearts or diamonds, the small joker only spades or clubs (:func:`joker_may_show`;
+with ``two_colours`` the red colour is ``h``, the black ``s``). Identical jokers alone
+declare no-trump under either value. **[decision]** With 3 packs a joker plus three level
+cards is the "three level cards" declaration.
 
 >>> strength(1, False, False), strength(2, False, False), strength(2, True, False), strength(2, True, True)
 (1, 2, 3, 4)
@@ -35,6 +38,20 @@ def strength(n: int, joker: bool, big: bool) -> int:
         return {1: 1, 2: 2, 3: 5}[n]
     base = {2: 3, 3: 6}[n]
     return base + (1 if big else 0)
+
+
+RED = "hd"
+
+
+def joker_may_show(how: object, big: bool, suit: str) -> bool:
+    """May a big (or small) joker be shown with level cards of ``suit`` under
+    ``declare_with_joker=how``? Any joker unless ``how`` is ``"by_colour"``: then the big
+    joker 大鬼 for a red suit, the small joker 小鬼 for a black one.
+
+    >>> joker_may_show(True, False, "h"), joker_may_show("by_colour", True, "d"), joker_may_show("by_colour", True, "s")
+    (True, True, False)
+    """
+    return how != "by_colour" or big == (suit in RED)
 
 
 class Bid(NamedTuple):

@@ -46,10 +46,10 @@ from paiju.cards import SUITS, Card, packs, parse_cards
 from paiju.errors import IllegalAction, reasons
 from paiju.game import Game, action_text, new_seed
 from paiju.shengji.actions import NO, Declare, Play, make_play
-from paiju.shengji.declare import Bid, strength
+from paiju.shengji.declare import Bid, joker_may_show, strength
 from paiju.shengji.follow import follow_problem, legal_follows, not_held, suit_counts
 from paiju.shengji.options import PACK_SIZES, ladder, resolve_options
-from paiju.shengji.scoring import climb, last_trick_multiplier, level_change, step_points
+from paiju.shengji.scoring import climb, last_trick_multiplier, level_change, step_points, take_over_points
 from paiju.shengji.sequences import LeadPlays
 from paiju.shengji.throw import failed_unit
 from paiju.shengji.trick import winning_index
@@ -81,6 +81,7 @@ reasons(
     single_joker="a single joker declares nothing",
     own_declaration="you may not overturn your own declaration (自反 is off): only reinforce it",
     weak_declaration="{cards} does not beat the declaration standing",
+    joker_colour="{cards}: the big joker declares a red suit (♥ ♦), the small joker a black suit (♠ ♣)",
 )
 MAX_LISTED = 300
 """``view`` lists the legal actions of the seat to act when there are at most this many."""
@@ -264,9 +265,9 @@ class Shengji(Game):
         floor = bid.strength if bid is not None else 0
         own = bid is not None and bid.seat == seat and not self.options["self_overturn"]
         out: list[Declare] = []
-        shown = [ID_TEXT[j] for j in (BJ_ID, SJ_ID) if cnt[j]] if self.options["declare_with_joker"] else [""]
         for si, c in enumerate(self._level_ids):
             k = cnt[c]
+            shown = self._jokers_shown(cnt, SUITS[si])
             if not k or not shown or (own and bid is not None and bid.suit != SUITS[si]):
                 continue
             for n in range(1, k + 1):
@@ -280,6 +281,20 @@ class Shengji(Game):
                 if strength(n, True, big) > floor:
                     out.append(Declare("declare", " ".join([ID_TEXT[c]] * n)))
         return out
+
+    def _jokers_shown(self, cnt: list[int], suit: str) -> list[str]:
+        """The jokers ``cnt`` may show with level cards of ``suit`` (``[""]``: none needed)."""
+        how = self.options["declare_with_joker"]
+        if not how:
+            return [""]
+        return [ID_TEXT[j] for j in (BJ_ID, SJ_ID) if cnt[j] and joker_may_show(how, j == BJ_ID, suit)]
+
+    def _could_declare(self, seat: int) -> bool:
+        """Does ``seat`` hold a declaration at all — one that would stand on an empty table?"""
+        cnt = self._counts[seat]
+        if cnt[SJ_ID] >= 2 or cnt[BJ_ID] >= 2:
+            return True
+        return any(cnt[c] and self._jokers_shown(cnt, SUITS[si]) for si, c in enumerate(self._level_ids))
 
     # ------------------------------------------------------------------ parsing
     def parse_action(self, text: str) -> Any:
@@ -383,6 +398,14 @@ class Shengji(Game):
                 return IllegalAction(text, "single_joker")
             if any(cnt[c] < k for c, k in counts_of(ids).items()):
                 return IllegalAction(f"you do not hold {shown}", "not_in_hand", cards=shown)
+            jokers = [c for c in ids if c in (SJ_ID, BJ_ID)]
+            suit = SUITS[ID_SUIT[level[0]]] if level else ""
+            if level and not joker_may_show(self.options["declare_with_joker"], jokers[0] == BJ_ID, suit):
+                text = (
+                    f"{shown}: the big joker declares a red suit (♥ ♦), the small joker a black suit (♠ ♣)"
+                    " (declare_with_joker=by_colour)"
+                )
+                return IllegalAction(text, "joker_colour", cards=shown)
             if level:
                 ids = level
         if len(set(ids)) != 1:
@@ -515,6 +538,11 @@ class Shengji(Game):
     def _settle_trump(self) -> None:
         bid = self._bid
         o = self.options
+        d = self._fixed_declarer
+        if o["cannot_declare_passes_deal"] and d is not None:
+            if not (self._could_declare(d) or self._could_declare((d + 2) % NUM_SEATS)):
+                self._pass_deal(d)
+                return
         if bid is not None:
             self.trump_suit = bid.suit
             if self._fixed_declarer is None:
@@ -603,7 +631,7 @@ class Shengji(Game):
         mult = last_trick_multiplier(o["kitty_multiplier"], self._lead_top, len(self._lead_shape) > 1, winning_play, t)
         bonus = kitty_points * mult if defenders else 0
         total = self.trick_points + bonus + self.penalty_points
-        side, n = level_change(total, self.decks, o["level_table"])
+        side, n = level_change(total, self.decks, o["level_table"], o["level_step"])
         up_team = team_of(d) if side == 0 else 1 - team_of(d)
         self._scores = tuple(n if team_of(s) == up_team else -n for s in range(NUM_SEATS))
         rungs = ladder(o["levels"])
@@ -629,6 +657,34 @@ class Shengji(Game):
             "jack_reset": bool(jack),
             "next_declarer": (d + 2) % NUM_SEATS if side == 0 else (d + 1) % NUM_SEATS,
             "match_winner": team_of(d) if won else None,
+        }
+        self._step = "over"
+        self._to_act = None
+
+    def _pass_deal(self, d: int) -> None:
+        """``cannot_declare_passes_deal`` 亮不起牌: the declarer's team holds no declaration,
+        so the hand is void — nobody scores, no level changes, every declaration of the deal
+        lapses — and the declarer's next player 下家 (the other team) declares the next hand,
+        at that team's own level (as after a take-over 上台 without a level)."""
+        self.declarer = d
+        self._scores = (0,) * NUM_SEATS
+        self.result = {
+            "declarer": d,
+            "deal_passed": True,
+            "defender_points": 0,
+            "trick_points": 0,
+            "kitty_points": 0,
+            "kitty_multiplier": 1,
+            "kitty_bonus": 0,
+            "penalty_points": 0,
+            "last_trick_winner": None,
+            "team_up": 1 - team_of(d),
+            "levels_up": 0,
+            "declarers_hold": False,
+            "team_levels": [rank_text(x) for x in self.team_levels],
+            "jack_reset": False,
+            "next_declarer": (d + 1) % NUM_SEATS,
+            "match_winner": None,
         }
         self._step = "over"
         self._to_act = None
@@ -748,7 +804,7 @@ class Shengji(Game):
             v["scores"] = list(self.scores)
             v["hands_left"] = [[str(c) for c in self.hand(s)] for s in range(NUM_SEATS)]
             r = self.result
-            step = step_points(self.decks)
+            step = step_points(self.decks, self.options["level_step"])
             v["score_detail"] = {
                 "defender_points": r["defender_points"],
                 "trick_points": r["trick_points"],
@@ -757,7 +813,7 @@ class Shengji(Game):
                 "kitty_multiplier": r["kitty_multiplier"],
                 "kitty_counted": r["kitty_bonus"],
                 "step": step,
-                "take_over_at": 2 * step,
+                "take_over_at": take_over_points(self.decks),
                 "level_changes": {
                     "team": r["team_up"],
                     "levels": r["levels_up"],

@@ -97,11 +97,32 @@ SCHEMA = OptionSchema(
             "the levels climbed: all, or a list such as 2,5,T,J,Q,K,A",
             offered=("all", "competition"),
         ),
+        Option(
+            "level_step",
+            "choice",
+            0,
+            "points per level 一级: 0 (by the packs: 20, 40 or 60), 20 or 40; the take-over point stays",
+            "一级",
+            choices=(0, 20, 40),
+            whole=True,
+        ),
+        _toggle(
+            "cannot_declare_passes_deal",
+            "亮不起牌: later hands, when neither declarer can declare, the hand is void and the"
+            " other team deals at its own level",
+            "亮不起牌",
+        ),
         Option("win_at", "rank", "A", "the level at which a winning declarer team wins the match", offered=_RANKS),
         _toggle("jack_reset", "declarers at J fall back to 2 when the defenders win the last trick with a J"),
-        _toggle(
+        # True/False as ever; "by_colour" adds the seed's stricter house rule (declare.py)
+        Option(
             "declare_with_joker",
-            "a declaration shows a joker plus level cards (overturn: a joker plus two of one suit)",
+            "choice",
+            False,
+            "a declaration shows a joker plus level cards (overturn: a joker plus two of one suit);"
+            " by_colour: the big joker shows a red suit, the small joker a black one",
+            choices=(False, True, "by_colour"),
+            error="option {name} must be true, false or by_colour, not {value!r}",
         ),
         _toggle("two_colours", "one pack: black suits count as one suit, red as another (♥K♦K is a pair)"),
         _toggle(
@@ -179,6 +200,18 @@ def resolve_options(**overrides: Any) -> dict[str, Any]:
             "triples (三同张 and 泰坦尼克) are played with three packs: set decks to 3",
             code="bad_option",
             option="triples",
+        )
+    if not isinstance(o["declare_with_joker"], bool) and o["declare_with_joker"] != "by_colour":  # 1 == True
+        raise IllegalAction(
+            f"option declare_with_joker must be true, false or by_colour, not {o['declare_with_joker']!r}",
+            code="bad_option",
+            option="declare_with_joker",
+        )
+    if o["level_step"] and o["level_table"] != "default":
+        raise IllegalAction(
+            "level_step changes the default level table only: set level_table to default",
+            code="bad_option",
+            option="level_step",
         )
     SCHEMA.check(o, ("throw_penalty",))
     rungs = ladder(o["levels"])

@@ -18,30 +18,41 @@ from paiju.shengji.trump import TRUMP, TrumpOrder
 from paiju.shengji.units import counts_of, decompose
 
 
-def step_points(decks: int) -> int:
-    """Points per level step: 20, 40 or 60 for 1, 2 or 3 packs."""
-    return 20 * decks
+def step_points(decks: int, level_step: int = 0) -> int:
+    """Points per level step: ``level_step`` when set, else 20, 40 or 60 for 1, 2 or 3 packs."""
+    return level_step or 20 * decks
 
 
-def level_change(points: int, decks: int = 2, table: str = "default") -> tuple[int, int]:
+def take_over_points(decks: int) -> int:
+    """The defenders' points from which they take over 上台: 40, 80 or 120 for 1, 2 or 3 packs
+    (whatever the level step)."""
+    return 40 * decks
+
+
+def level_change(points: int, decks: int = 2, table: str = "default", level_step: int = 0) -> tuple[int, int]:
     """``(side, levels)`` for the defenders' points: side 0 = the declarers 庄家 go up
     (or hold), side 1 = the defenders take over 上台 and go up ``levels`` (0: take over
     without a level). **[decision]** Points at or below 0 (after throw penalties) count as 0.
+
+    ``level_step`` (seed 003: 按40为一个级别（有的约定是20分，可以自行约定）): the points
+    per level, both ways from the take-over point, which stays (80 with two packs); 0
+    points is one level more than the lowest band. **[decision]** With 20 for two packs:
+    60–75 → +1, 40–55 → +2, 20–35 → +3, 5–15 → +4, 0 → +5; 80–95 take over, 100–115 +1 ….
+
+    >>> level_change(60, 2, level_step=20), level_change(5, 2, level_step=20), level_change(100, 2, level_step=20)
+    ((0, 1), (0, 4), (1, 1))
     """
-    u = step_points(decks)
-    if points <= 0:
-        return (0, 3)
-    if points < u:
-        return (0, 2)
-    if points < 2 * u:
-        return (0, 1)
-    if points < 3 * u:
+    u = step_points(decks, level_step)
+    top = take_over_points(decks)
+    if points < top:
+        return (0, 1 + (top - 1 - max(points, 1)) // u + (1 if points <= 0 else 0))
+    if points < top + u:
         return (1, 0)
     if table == "competition":
         return (1, 2) if points * 4 < 15 * u else (1, 3)  # 120–145 → 2; 150+ → 3 (2 packs)
     if table != "default":
         raise IllegalAction(f"unknown level_table {table!r}", code="bad_option", option="level_table")
-    return (1, 1 + (points - 3 * u) // u)
+    return (1, 1 + (points - top - u) // u)
 
 
 def kitty_multiplier(

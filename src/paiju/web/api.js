@@ -89,6 +89,15 @@ export const leaderboard = (game, by = "rating", offset = 0, limit = 20) =>
   getJSON(`/api/leaderboard?game=${encodeURIComponent(game)}&by=${encodeURIComponent(by)}&offset=${offset}&limit=${limit}`);
 
 export const games = () => getJSON("/api/games");
+/**
+ * One game under a room's options, for its rules page (GET /api/games/{game}?options=).
+ * @param {string} game
+ * @param {Record<string, unknown>} options
+ */
+export function gameRules(game, options) {
+  const q = options && Object.keys(options).length ? `?options=${encodeURIComponent(JSON.stringify(options))}` : "";
+  return getJSON(`/api/games/${encodeURIComponent(game)}${q}`);
+}
 
 // the lobby's rooms, of one game when `game` is given; `stale`: some may be out of date (a
 // server of the hall could not reach the others and lists their rooms as it last saw them)

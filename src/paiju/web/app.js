@@ -1,11 +1,13 @@
 // @ts-check
 // The app: identity check (login screen when /api/me says null), the hash router
-// (#/ lobby, #/room/{id} table, #/replay/… the replay viewer, #/admin… the admin console)
+// (#/ lobby, #/room/{id} table, #/replay/… the replay viewer, #/help/{game} a game's rules,
+// #/admin… the admin console)
 // and the language switch
 // shared by every page; a record file dropped anywhere opens its replay.
 
 import * as api from "./api.js";
 import { mountAdmin, parseAdminHash } from "./admin.js";
+import { mountHelp, parseHelpHash } from "./help.js";
 import { t, getLang, setLang, toggleLang } from "./i18n.js";
 import { mountLogin, mountLobby } from "./lobby.js";
 import { mountLeaderboard, mountProfile } from "./profile.js";
@@ -48,7 +50,7 @@ function navigate(hash) {
 
 /**
  * The page the address names.
- * @returns {{page: "room", id: string, invite?: string} | {page: "replay", where: any} | {page: "player", id: number} | {page: "leaderboard"} | {page: "admin", section: string} | {page: "lobby"}}
+ * @returns {{page: "room", id: string, invite?: string} | {page: "replay", where: any} | {page: "help", where: any} | {page: "player", id: number} | {page: "leaderboard"} | {page: "admin", section: string} | {page: "lobby"}}
  */
 function parseRoute() {
   const hash = location.hash.replace(/^#/, "") || "/";
@@ -56,6 +58,8 @@ function parseRoute() {
   if (m) return { page: "room", id: decodeURIComponent(m[1]), invite: (hash.match(/[?&]invite=([^&#]+)/) || [])[1] };
   const replay = parseReplayHash(hash);
   if (replay) return { page: "replay", where: replay };
+  const help = parseHelpHash(hash);
+  if (help) return { page: "help", where: help };
   const p = hash.match(/^\/player\/(\d+)/);
   if (p) return { page: "player", id: Number(p[1]) };
   if (hash.startsWith("/leaderboard")) return { page: "leaderboard" };
@@ -85,6 +89,7 @@ async function route() {
   if (r.page === "room" && r.invite) acceptInvite(r.id, decodeURIComponent(r.invite)); // seated, then the table opens
   else if (r.page === "room") current = mountTable(root, r.id, ctx);
   else if (r.page === "replay") current = mountReplay(root, r.where, ctx);
+  else if (r.page === "help") current = mountHelp(root, r.where, ctx);
   else if (r.page === "player") current = mountProfile(root, r.id, ctx);
   else if (r.page === "leaderboard") current = mountLeaderboard(root, ctx);
   else if (r.page === "admin") current = mountAdmin(root, r.section, ctx);

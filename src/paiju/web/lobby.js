@@ -10,6 +10,7 @@ import { reasonText } from "./table/text.js";
 import { recordFileButton } from "./replay/file.js";
 import { normalizeGames, roomForm } from "./lobby/roomform.js";
 import { codeBox, friendsPanel } from "./lobby/friends.js";
+import { helpHash } from "./help/link.js";
 import { h, toast } from "./ui.js";
 
 // ---------------------------------------------------------------- login
@@ -337,6 +338,8 @@ export function mountLobby(root, ctx) {
         });
         return b;
       }),
+      // 游戏规则 of each game (#/help/{game})
+      h("span", { class: "help-links" }, t("help_title") + ": ", ...games.map((g) => h("a", { class: "small link", href: helpHash(g.name), "data-testid": `help-link-${g.name}` }, label(g.name, g.title || g.name)))),
     );
   }
 

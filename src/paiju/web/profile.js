@@ -9,6 +9,7 @@ import { accountBar, errorText, logo } from "./lobby.js";
 import { askReport } from "./table/seatmenu.js";
 import { relationButtons } from "./social.js";
 import { h, toast } from "./ui.js";
+import { helpHash } from "./help/link.js";
 
 const GAMES = ["baohuang", "shengji", "shuangkou"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -80,6 +81,12 @@ function titleText(title) {
   return title ? (getLang() === "zh" ? title.zh : title.en) : "";
 }
 
+// The title, its level and where the next one begins (a link to the game's ladder 游戏等级).
+function titleCell(game, title) {
+  const next = title.next_at === null || title.next_at === undefined ? "" : " · " + t("title_next", { next: title.next_at });
+  return h("a", { class: "link", href: helpHash(game), title: t("help_titles") }, `${titleText(title)} (${t("title_level", { n: title.level })}${next})`);
+}
+
 function pct(won, played) {
   return played ? `${Math.round((100 * won) / played)}%` : "–";
 }
@@ -144,7 +151,7 @@ export function mountProfile(root, id, ctx) {
         h("td", {}, String(s.hands)),
         h("td", {}, pct(s.won, s.scored)),
         h("td", {}, String(s.points)),
-        h("td", { "data-testid": `profile-title-${g}` }, `${titleText(s.title)} (${t("title_level", { n: s.title.level })})`),
+        h("td", { "data-testid": `profile-title-${g}` }, titleCell(g, s.title)),
         h("td", { "data-testid": `profile-rating-${g}` }, s.rating === null ? "–" : String(s.rating)),
         h("td", { class: "roles" }, roles || "–"),
       );

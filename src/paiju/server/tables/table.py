@@ -683,7 +683,11 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         if game is None or game.to_act != seat:
             raise IllegalAction("a hint is given to the seat to act", "hint_not_yours")
         answer = self.hints.answer(game, seat, (len(self.hands), self.turn))
-        conn.send({**answer, **({"id": msg["id"]} if "id" in msg else {})})
+        # the player's setting 提示无则PASS (seed 000: 无则PASS): nothing beats, so pass for him
+        passed = bool(msg.get("auto_pass")) and answer["pass"] and game.phase == "play"
+        if passed:
+            await self._apply(seat, game.parse_action(answer["action"]), hosted=False)
+        conn.send({**answer, "passed": passed, **({"id": msg["id"]} if "id" in msg else {})})
 
     async def _on_hosted(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)

@@ -42,6 +42,7 @@ from paiju.server.tables.analysis_jobs import AnalysisSettings
 from paiju.server.tables.cluster_rooms import ClusterSettings, RoomBusy
 from paiju.server.tables.connection import UNEXPECTED, Conn, unexpected
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
+from paiju.server.tables.game_rules import game_rules, parse_options
 from paiju.server.tables.games_info import games_info
 from paiju.server.tables.hall import DEFAULT_TURN_TIMEOUT, Hall
 from paiju.server.tables.limits import normalize_name
@@ -342,6 +343,14 @@ def create_app(
 
     async def api_games(req: Request) -> Response:
         return JSONResponse(games_info())
+
+    async def api_game(req: Request) -> Response:
+        """One game under a room's options (``?options=`` JSON), for its rules page #/help/{game}."""
+        try:
+            options = parse_options(req.query_params.get("options"))
+            return JSONResponse(game_rules(req.path_params["game"], options))
+        except IllegalAction as e:
+            return _error(str(e), 404 if e.code == "unknown_game" else 400, e=e)
 
     async def api_rooms(req: Request) -> Response:
         if req.method == "POST":
@@ -718,6 +727,7 @@ def create_app(
         Route("/api/players/{player}", api_player),
         Route("/api/leaderboard", api_leaderboard),
         Route("/api/games", api_games),
+        Route("/api/games/{game}", api_game),
         Route("/api/online", api_online),
         Route("/healthz", healthz),
         Route("/api/rooms", api_rooms, methods=["GET", "POST"]),

@@ -99,7 +99,10 @@ CLIENT_MESSAGES: dict[str, dict[str, Any]] = {
     "hint": _msg(
         "hint",
         "Ask for the hint 提示 for your seat: the server answers with a `hint` message. "
-        "Asking again at the same turn gives the next suggestion (round again after the last).",
+        "Asking again at the same turn gives the next suggestion (round again after the last). "
+        "`auto_pass` (the player's setting 提示无则PASS, off by default): when nothing beats, the "
+        "server passes for you at once (the answer's `passed` is true).",
+        {"auto_pass": {"type": "boolean"}},
     ),
     "hosted": _msg("hosted", "Switch auto-play 托管 on or off for your seat.", {"on": {"type": "boolean"}}, ("on",)),
     "leave": _msg(
@@ -294,15 +297,17 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
         "The hint for your seat. It never acts: `action` is the suggestion's text and `cards` the "
         "cards to raise (the whole kitty to bury while the Shengji declarer buries, `action` its first "
         "`bury`; [] for a decision such as a declaration); suggestion `index` of `count`. `pass` is true "
-        "when nothing beats: the suggestion is to pass 不出, which the client does not send by itself.",
+        "when nothing beats: the suggestion is to pass 不出, which the client does not send by itself; "
+        "`passed` is true when the server passed for you (asked with `auto_pass` while nothing beats).",
         {
             "action": {"type": "string"},
             "cards": {"type": "array", "items": {"type": "string"}},
             "index": {"type": "integer"},
             "count": {"type": "integer"},
             "pass": {"type": "boolean"},
+            "passed": {"type": "boolean"},
         },
-        ("action", "cards", "index", "count", "pass"),
+        ("action", "cards", "index", "count", "pass", "passed"),
     ),
     "check": _msg(
         "check",

@@ -335,11 +335,14 @@ export function scores(tb, v) {
  * @returns {(HTMLElement | null)[]}
  */
 function outcomeLines(tb, v, res) {
-  const outcome = res.declarers_hold
-    ? t("sj_hold", { n: res.levels_up })
-    : res.levels_up
-      ? t("sj_take_over_up", { n: res.levels_up })
-      : t("sj_take_over");
+  // deal_passed (cannot_declare_passes_deal 亮不起牌): the hand was void
+  const outcome = res.deal_passed
+    ? t("sj_deal_passed")
+    : res.declarers_hold
+      ? t("sj_hold", { n: res.levels_up })
+      : res.levels_up
+        ? t("sj_take_over_up", { n: res.levels_up })
+        : t("sj_take_over");
   return [
     h("div", { class: "sj-outcome", "data-testid": "sj-outcome" }, outcome),
     h(

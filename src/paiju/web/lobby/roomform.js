@@ -7,6 +7,7 @@
 import * as api from "../api.js";
 import { t, label } from "../i18n.js";
 import { h, toast } from "../ui.js";
+import { helpHash } from "../help/link.js";
 
 /**
  * A game as the lobby knows it (normalizeGames).
@@ -167,8 +168,8 @@ export function roomForm(ctx, games) {
   presetSelect.addEventListener("change", fillOptions);
   const passwordInput = /** @type {HTMLInputElement} */ (h("input", { type: "password", maxLength: 32, autocomplete: "off", "data-testid": "room-password-new" }));
   const reserveInput = /** @type {HTMLInputElement} */ (h("input", { type: "text", maxLength: 120, placeholder: t("reserve_hint"), "data-testid": "room-reserve" }));
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
+  // the preset and every option changed from it: what the room is made with
+  const chosen = () => {
     const g = game();
     const base = baseline();
     /** @type {Record<string, unknown>} */
@@ -179,6 +180,18 @@ export function roomForm(ctx, games) {
       if (v === null) continue;
       if (JSON.stringify(v) !== JSON.stringify(base[name])) options[name] = v;
     }
+    return options;
+  };
+  // 游戏规则 of the game as the form sets it (the preset and the options changed)
+  const rulesLink = h("a", { class: "small link help-link", href: "#/help/baohuang", "data-testid": "form-help", title: t("help_title") }, t("help_form_link"));
+  rulesLink.addEventListener("click", (e) => {
+    e.preventDefault();
+    ctx.navigate(helpHash(game().name, chosen()));
+  });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const g = game();
+    const options = chosen();
     /** @type {Record<string, unknown>} */
     const spec = { name: nameInput.value.trim() || t("default_room_name", { name: ctx.player.name }), game: g.name, options };
     const tt = Number(timeoutInput.value);
@@ -199,6 +212,7 @@ export function roomForm(ctx, games) {
     h("label", { class: "opt wide" }, h("span", { class: "opt-label" }, t("room_name")), nameInput),
     h("label", { class: "opt" }, h("span", { class: "opt-label" }, t("game")), gameSelect),
     presetRow,
+    h("div", { class: "opt form-help" }, rulesLink),
     h("label", { class: "opt" }, h("span", { class: "opt-label" }, t("turn_timeout")), timeoutInput),
     h("label", { class: "opt", title: t("help.room_password") }, h("span", { class: "opt-label" }, t("room_password")), passwordInput),
     h("label", { class: "opt wide", title: t("help.reserve") }, h("span", { class: "opt-label" }, t("reserve")), reserveInput),

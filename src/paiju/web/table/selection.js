@@ -91,6 +91,13 @@ export function selectionLegal(tb) {
  */
 export function onHint(tb, msg) {
   const { S } = tb;
+  if (msg.passed) {
+    // 提示无则PASS: the server passed for us
+    S.raised = [];
+    tb.refreshSelection();
+    showMessage(tb, t("hint_passed"), "hint", { selection: "" });
+    return;
+  }
   if (!tb.isMyTurn()) return;
   const action = String(msg.action || "");
   const v = tb.V();

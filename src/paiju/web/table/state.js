@@ -7,7 +7,7 @@
 //   dom   the page's fixed elements (felt, dock, controls, hand, message line, panel …)
 //   accessors of the last update (V() the view, room(), mySeat(), seatName(s) …)
 //   hooks the pieces call one another through (render(), send(), act() …), set by mountTable.
-// Exports: createTable, requestAutoSit, DIRECTION_KEY, AUTO_NO_KEY; the types Table,
+// Exports: createTable, requestAutoSit, DIRECTION_KEY, AUTO_NO_KEY, HINT_PASS_KEY; the types Table,
 // TableState, TableDom, ReplayHooks, AppCtx.
 
 import * as C from "../cards.js";
@@ -17,6 +17,7 @@ import { h } from "../ui.js";
 
 export const DIRECTION_KEY = "paiju.direction";
 export const AUTO_NO_KEY = "paiju.autoNo";
+export const HINT_PASS_KEY = "paiju.hintPass";
 const AUTOSIT_KEY = "paiju.autosit";
 
 /**
@@ -74,6 +75,7 @@ const AUTOSIT_KEY = "paiju.autosit";
  * @property {number | null} buryTurn the turn the last bury action was sent at
  * @property {boolean} autoNo Shengji: answer "no" when nothing can be declared
  * @property {number | null} autoNoTurn
+ * @property {boolean} hintPass 提示无则PASS: the hint passes by itself when nothing beats (off by default)
  * @property {{text: string, kind: string, turn: number | null, selection: string | null} | null} msg the message line beside the hand
  * @property {any} msgTimer
  * @property {{action: string, turn: number, ok: boolean, code: any, params: any, error?: any} | null} check the server's answer on the raised cards
@@ -213,6 +215,7 @@ function initialState(roomId, R) {
     buryTurn: null,
     autoNo: localStorage.getItem(AUTO_NO_KEY) !== "off",
     autoNoTurn: null,
+    hintPass: localStorage.getItem(HINT_PASS_KEY) === "on",
     msg: null,
     msgTimer: null,
     check: null,

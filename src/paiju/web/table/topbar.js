@@ -7,9 +7,10 @@ import { copyInvite } from "../social.js";
 import { t, label } from "../i18n.js";
 import { setSound, soundOn } from "../sound.js";
 import { h, toast } from "../ui.js";
-import { DIRECTION_KEY } from "./state.js";
+import { DIRECTION_KEY, HINT_PASS_KEY } from "./state.js";
 import { reasonText } from "./text.js";
 import { closedText } from "./closed.js";
+import { helpHash } from "../help/link.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -117,6 +118,22 @@ function toolsMenu(tb) {
     },
     t("sound_label"), // words, not emoji: a machine without an emoji font shows empty boxes
   );
+  // 提示无则PASS (seed 000: 无则PASS): a setting of this browser, for the games with a pass
+  const hintPass = h(
+    "button",
+    {
+      class: "small tool" + (S.hintPass ? " on" : ""),
+      "data-testid": "hint-pass-toggle",
+      "aria-pressed": S.hintPass ? "true" : "false",
+      title: t("hint_pass_help"),
+      onclick: () => {
+        S.hintPass = !S.hintPass;
+        localStorage.setItem(HINT_PASS_KEY, S.hintPass ? "on" : "off");
+        tb.renderTopbar();
+      },
+    },
+    t("hint_pass_label"),
+  );
   const extra = Object.entries((R && R.panels) || {}).map(([name, p]) => tool(`${name}-toggle`, name, p.title()));
   const items = [
     tool("prev-trick", "prev", t("prev_trick"), t("prev_trick") + " (L)"),
@@ -128,6 +145,8 @@ function toolsMenu(tb) {
       ? h("button", { class: "small tool", "data-testid": "invite", title: t("invite_title"), onclick: () => copyInvite(tb.roomId) }, t("invite"))
       : null, // 邀请: a link that seats a friend (social.js)
     R ? null : sound,
+    R || tb.game() === "shengji" ? null : hintPass,
+    rulesLink(tb),
   ].filter(Boolean);
   const more = h(
     "button",
@@ -144,6 +163,18 @@ function toolsMenu(tb) {
     "⋯",
   );
   return h("div", { class: "tools-wrap" }, more, h("div", { class: "table-tools" + (S.toolsOpen ? " open" : ""), "data-testid": "tools" }, ...items));
+}
+
+/**
+ * 游戏规则: the game's rules page under this room's options (back to this table from it).
+ * @param {Table} tb
+ * @returns {HTMLElement | null}
+ */
+function rulesLink(tb) {
+  const r = tb.room();
+  if (!r || !r.game) return null;
+  const href = helpHash(r.game, r.options || null, tb.R ? null : tb.roomId);
+  return h("button", { class: "small tool", "data-testid": "rules-link", title: t("help_title"), onclick: () => tb.ctx.navigate(href) }, t("help_link"));
 }
 
 /**
