@@ -1,5 +1,5 @@
 """The table as a place to stay (issue 14, docs/protocol.md): the 记牌器 in every seated
-player's update, 准备 between hands with a countdown that puts the unready on 托管, 快速开始
+player's update, 准备 between hands with a countdown that stands the unready up, 快速开始
 and the lobby's game filter, rooms without a person archived with their hands readable,
 and quick phrases 快捷语 and chat reaching everyone in the room, rate-limited."""
 
@@ -58,7 +58,10 @@ def test_the_first_hand_starts_when_every_person_is_ready(hall: Hall) -> None:
         assert not any(s["hosted"] for s in m["room"]["seats"])
 
 
-def test_between_hands_ready_starts_at_once_and_the_countdown_hosts_the_unready(make_server: Any) -> None:
+def test_between_hands_ready_starts_at_once_and_the_countdown_stands_the_unready_up(make_server: Any) -> None:
+    """The countdown never deals a person in on 托管 (docs/decisions.md, "准备 between hands"):
+    the unready person is stood up with no penalty, the hand waits for the seat, and the
+    next hand starts with nobody on 托管 (so it cannot dissolve the table)."""
     hall = Hall(make_server(limits={"ready_timeout": 1.5}))
     a = hall.login("countdown")
     rid = hall.create_room(a, game="shuangkou")
@@ -77,10 +80,20 @@ def test_between_hands_ready_starts_at_once_and_the_countdown_hosts_the_unready(
         assert not m["room"]["seats"][0]["hosted"]
         ca.until_update(lambda m: m["room"]["status"] == "between", timeout=60)
         started = time.monotonic()
-        m = ca.until_update(lambda m: playing(m) and m["room"]["hand_number"] == 3)  # nobody pressed 准备
+        notice = ca.until(lambda m: m["type"] == "notice")  # nobody pressed 准备
         assert time.monotonic() - started >= 1.0
-        seat = m["room"]["seats"][0]
-        assert seat["hosted"] and seat["hosted_reason"] == "not_ready" and seat["hosted_times"] == 1
+        assert notice == {"type": "notice", "code": "unseated", "params": {"by": "not_ready"}}
+        m = ca.until_update(lambda m: m["seat"] is None)
+        room = m["room"]
+        assert room["status"] == "between" and room["hand_number"] == 2 and room["ready_deadline"] is None
+        assert room["seats"][0]["player"] is None and not room["seats"][0]["hosted"] and room["message"] is None
+        time.sleep(2.0)  # no countdown while a seat is empty: no hand is dealt
+        assert ca.latest_update()["room"]["status"] == "between"
+        ca.send({"type": "sit", "seat": 0})
+        ca.until_update(lambda m: m["seat"] == 0)
+        ca.send({"type": "ready"})
+        m = ca.until_update(lambda m: playing(m) and m["room"]["hand_number"] == 3)
+        assert not any(s["hosted"] for s in m["room"]["seats"])
 
 
 # ---------------------------------------------------------------------------- 快速开始 and the lobby
@@ -113,6 +126,39 @@ def test_quick_start_takes_a_free_seat_or_makes_a_room_with_bots(make_server: An
     with hall.http(b.token) as h:  # not from a page of the hall
         r = h.post("/api/quick_start", json={"game": "baohuang"}, headers={"Origin": "https://elsewhere.example"})
         assert r.status_code == 403
+
+
+def test_quick_start_never_joins_a_running_match_and_a_seats_match_belongs_to_its_person(make_server: Any) -> None:
+    """Quick start takes no seat of a match between its hands; a room of its own is named as the
+    page asks and starts once the page connects (docs/decisions.md, "Quick start"); a newcomer in
+    another person's old seat starts at 0, and each hand says who played it."""
+    hall = Hall(make_server(limits={"ready_timeout": 600}))
+    a, b, c = hall.login("match-a"), hall.login("match-b"), hall.login("match-c")
+    rid = hall.create_room(a, game="shuangkou")
+    with hall.connect(rid, a, policy=act_policy(biggest)) as ca:
+        ca.send({"type": "sit", "seat": 0})
+        ca.until_update(lambda m: m["seat"] == 0)
+        for s in (1, 2, 3):
+            ca.send({"type": "bot", "seat": s, "level": "normal"})
+            ca.until_update(lambda m, s=s: m["room"]["seats"][s]["bot"] == "normal")
+        ca.send({"type": "start"})
+        between = ca.until_update(lambda m: m["room"]["status"] == "between", timeout=60)["room"]
+        first = between["hands"][0]
+        assert first["players"] == [a.id, None, None, None] and first["names"] == ["match-a", None, None, None]
+        assert between["standings"][0] == first["scores"][0]
+        ca.send({"type": "stand"})
+        ca.until_update(lambda m: m["seat"] is None)
+        with hall.http(b.token) as h:
+            made = h.post("/api/quick_start", json={"game": "shuangkou", "name": "双扣 · 快速开始"}).json()
+        assert made["room"] != rid, "quick start joined a match between its hands"
+        assert hall.room(made["room"])["name"] == "双扣 · 快速开始"
+        with hall.connect(made["room"], b) as cb:  # no 开始: the hand starts as the page connects
+            cb.until_update(lambda m: m["room"]["status"] == "playing" and m["seat"] == 0)
+        with hall.connect(rid, c) as cc:
+            cc.send({"type": "sit", "seat": 0})
+            room = cc.until_update(lambda m: m["seat"] == 0)["room"]
+            assert room["standings"][0] == 0, "the newcomer carries the previous occupant's points"
+            assert room["hands"][0]["names"][0] == "match-a"
 
 
 # ---------------------------------------------------------------------------- archived rooms

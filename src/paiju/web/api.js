@@ -110,9 +110,10 @@ export async function rooms(game = "") {
   return { rooms: (d && d.rooms) || [], stale: Boolean(d && d.stale) };
 }
 
-// 快速开始: seated at the first table of `game` with a free seat (or a new one with bots) → {room, seat}
-/** @type {(game: string) => Promise<any>} */
-export const quickStart = (game) => postJSON("/api/quick_start", { game });
+// 快速开始: seated at the first table of `game` not yet playing a match with a free seat (or a
+// new one called `name`, in the page's language, with bots; its hand starts as the table connects) → {room, seat}
+/** @type {(game: string, name: string) => Promise<any>} */
+export const quickStart = (game, name) => postJSON("/api/quick_start", { game, name });
 
 /** @type {(id: string) => Promise<any>} */
 export const room = (id) => getJSON(`/api/rooms/${encodeURIComponent(id)}`);

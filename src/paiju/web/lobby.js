@@ -329,7 +329,7 @@ export function mountLobby(root, ctx) {
         b.addEventListener("click", async () => {
           b.disabled = true;
           try {
-            const d = await api.quickStart(g.name);
+            const d = await api.quickStart(g.name, t("quick_room_name", { game: label(g.name, g.title || g.name) }));
             ctx.openRoom(d.room, false); // the hall has seated the player already
           } catch (err) {
             toast(err.message, "error");

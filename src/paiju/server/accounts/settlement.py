@@ -324,6 +324,16 @@ def settled_tx(c: Connection, hand_ids: list[int], seats: int) -> dict[int, dict
     return out
 
 
+def hand_players_tx(c: Connection, hand_ids: list[int], seats: int) -> dict[int, list[int | None]]:
+    """Who played each seat of each finished hand, from the results (None: a computer player)."""
+    out: dict[int, list[int | None]] = {h: [None] * seats for h in hand_ids}
+    if hand_ids:
+        q = select(results.c.hand_id, results.c.seat, results.c.player_id).where(results.c.hand_id.in_(hand_ids))
+        for hid, seat, pid in c.execute(q):
+            out[hid][seat] = pid
+    return out
+
+
 def penalty_beans_tx(
     c: Connection,
     *,

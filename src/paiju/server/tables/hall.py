@@ -435,11 +435,15 @@ class Hall:
         self._lobby = (-1e9, [])
         await table.stop()
 
-    async def quick_start(self, game: str, pid: int, name: str, address: str = "") -> tuple[Table, int]:
+    async def quick_start(
+        self, game: str, pid: int, name: str, address: str = "", room_name: str = ""
+    ) -> tuple[Table, int]:
         """快速开始: the player's seat at a table of ``game`` (one they sit at already, else the
-        first free seat of a room in waiting or between where someone sits and they may sit:
-        table.py ``_check_entry``), else a new room with the game's default options (×1) and
-        computer players on the other seats."""
+        first free seat of a room that has not started a match — status waiting, fresh rooms
+        first — where someone sits and they may sit: table.py ``_check_entry``; never a match
+        being played between its hands), else a new room named ``room_name`` (the page's
+        language) with the game's default options (×1) and computer players on the other
+        seats, whose first hand starts as soon as the person's page connects."""
         if game not in GAMES:
             raise IllegalAction(f"unknown game {game!r}; games are {', '.join(GAMES)}", "unknown_game", game=game)
         if not await self.new_room_allowed(pid):
@@ -452,15 +456,16 @@ class Hall:
             if t.game_name == game
             and not t.damaged
             and t.open_to_all
-            and t.status in ("waiting", "between")
+            and t.status == "waiting"
             and any(s["player"] is None and s["bot"] is None for s in t.seats)
             and any(s["player"] is not None or s["bot"] is not None for s in t.seats)
         ]
+        open_.sort(key=lambda t: len(t.hands) > 0)  # fresh rooms first, then dissolved ones
         for table in [*mine, *open_]:
             seat = await table.seat_quickly(pid, name, address=address)
             if seat is not None:
                 return table, seat
-        table = await self.create_room("", game, {}, DEFAULT_TURN_TIMEOUT, pid, check_rate=False)
+        table = await self.create_room(room_name, game, {}, DEFAULT_TURN_TIMEOUT, pid, check_rate=False)
         seat = await table.seat_quickly(pid, name, bots=True, address=address)
         if seat is None:  # nobody else can know of the new room yet: a balance short of even a ×1 hand
             await self.close_room(table)

@@ -61,13 +61,41 @@ def hand_entry(
 ) -> dict[str, Any]:
     """A finished hand as ``room.hands`` shows it: an unscored hand (every human on 托管)
     counts 0 for everyone and says why, its ``game_scores`` the game's own count. With
-    ``settled``, each seat's ``beans`` and ``ratings`` after it (settlement.py)."""
+    ``settled``, each seat's ``beans`` and ``ratings`` after it, and ``players``: the person
+    who played each seat (None: a computer player) — a seat's match belongs to the person
+    (settlement.py)."""
     entry: dict[str, Any] = {"number": number, "scores": scores, "scored": scored}
     if scored is False:
         entry.update(scores=[0] * len(scores or []), unscored_reason="all_hosted", game_scores=scores)
     if settled is not None:
         entry["beans"], entry["ratings"] = settled["beans"], settled["ratings"]
+        if "players" in settled:
+            entry["players"] = settled["players"]
     return entry
+
+
+def person_standings(
+    seats: list[dict[str, Any]], hands: list[dict[str, Any]], penalties: list[dict[str, Any]]
+) -> list[int]:
+    """Each seat's match points as its present occupant earned them: only the hands that
+    person (or, on a computer player's seat, a computer player) played at that seat, less
+    their own leave penalties. A newcomer in another's old seat starts at 0; an empty seat
+    keeps the chair's record (its last occupant's penalty stays shown) until somebody sits."""
+    empty = object()
+    who = [s["player"] if s["player"] is not None else (None if s["bot"] is not None else empty) for s in seats]
+    out = [0] * len(seats)
+    for h in hands:
+        if not (h["scored"] and h["scores"]):
+            continue
+        played = h.get("players")  # a hand from before the hall kept who played: the chair's
+        for i, points in enumerate(h["scores"][: len(seats)]):
+            if played is None or who[i] is empty or played[i] == who[i]:
+                out[i] += points
+    for p in penalties:
+        i = p["seat"]
+        if i < len(seats) and (who[i] is empty or p.get("player_id", who[i]) == who[i]):
+            out[i] -= p["points"]
+    return out
 
 
 class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
@@ -170,7 +198,11 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         self.barred = set(room.get("barred") or [])
         finished = [h for h in hands if h["finished_at"]]
         settled = self.store.read(settlement.settled_tx, [h["id"] for h in finished], len(room["seats"]))
-        self.hands = [hand_entry(h["number"], h["scores"], h["scored"], settled[h["id"]]) for h in finished]
+        played = self.store.read(settlement.hand_players_tx, [h["id"] for h in finished], len(room["seats"]))
+        self.hands = [
+            hand_entry(h["number"], h["scores"], h["scored"], {**settled[h["id"]], "players": played[h["id"]]})
+            for h in finished
+        ]
         self.game, self.hand_id, self._unfinished = game, hand_id, unfinished
 
     async def reload(self) -> None:
@@ -239,13 +271,14 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
                     "seat": self.seat_of(conn.player["id"]),
                 }
             )
-            self._broadcast()
+            if not await self._quick_started(conn.player["id"]):
+                self._broadcast()
         elif kind == "disconnect":
             self.conns.discard(item[1])
             item[1].closed = True
             pid = item[1].player["id"]
             if self.status != "playing" and not any(c.player["id"] == pid for c in self.conns):
-                self._ready.discard(pid)  # gone: not ready any more (the countdown puts them on 托管)
+                self._ready.discard(pid)  # gone: not ready any more (the countdown stands them up)
             self._watch_absence(item[1].player["id"])
             self._broadcast()
         elif kind == "absent":
@@ -316,13 +349,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         return len(self.game.history) if self.game is not None else 0
 
     def standings(self) -> list[int]:
-        out = [0] * len(self.seats)
-        for h in self.hands:
-            if h["scored"] and h["scores"]:
-                out = [a + b for a, b in zip(out, h["scores"])]
-        for p in self.penalties:
-            out[p["seat"]] -= p["points"]
-        return out
+        return person_standings(self.seats, self.hands, self.penalties)
 
     def _seats_with(self, seat: int, **values: Any) -> list[dict[str, Any]]:
         """A copy of the seats with ``seat`` changed (the table's own change only once stored)."""
@@ -458,6 +485,18 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         else:
             self._broadcast()
 
+    async def _quick_started(self, pid: int) -> bool:
+        """快速开始 made this room for ``pid`` and marked them ready: their page is here, so the
+        first hand starts (every other seat a computer player); whether it did."""
+        if self.status != "waiting" or pid not in self._ready or self.seat_of(pid) is None:
+            return False
+        if self._empty_seats() or not all(self.ready_flags()):
+            return False
+        with contextlib.suppress(IllegalAction):  # not saved: the person presses 开始 once the store is back
+            await self._start_hand()
+            return True
+        return False
+
     def _empty_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s["player"] is None and s["bot"] is None]
 
@@ -479,7 +518,9 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
             self._ready_timer = asyncio.get_running_loop().call_later(wait, self.post, ("ready_due", len(self.hands)))
 
     async def _ready_due(self, hands_done: int) -> None:
-        """The countdown ended: the hand starts, the unready and the absent on 托管 (not_ready)."""
+        """The countdown ended: each person not ready (or not connected) is stood up 请离座 —
+        no penalty, no 托管, nothing counted — and the hand waits for the seat to be taken
+        again (docs/decisions.md, "准备 between hands"); computer players are always ready."""
         if hands_done != len(self.hands) or self.status != "between" or self.stalled or self.damaged:
             return
         self._ready_timer, self._ready_at = None, None
@@ -489,8 +530,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         connected = {c.player["id"] for c in self.conns}
         persons = [s["player"] for s in self.seats if s["player"] is not None]
         if persons and not connected.intersection(persons):
-            # nobody is here to play: no hand of 托管 alone (it would be unscored and dissolve the
-            # table); the room waits for a person to come back, or is archived
+            # nobody seated is here, so nobody waits: the room stays as it is until a person
+            # comes back (the countdown runs again), or is archived
             self._broadcast()
             return
         late = [
@@ -498,8 +539,23 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
             for i, s in enumerate(self.seats)
             if s["player"] is not None and (s["player"] not in self._ready or s["player"] not in connected)
         ]
-        with contextlib.suppress(IllegalAction):  # not saved: the countdown runs again once the store is back
-            await self._start_hand(late)
+        if not late:
+            return
+        seats = [dict(s) for s in self.seats]
+        gone = [seats[i]["player"] for i in late]
+        for i in late:
+            seats[i].update(EMPTY_SEAT)
+        try:
+            await self._save_seats(seats)
+        except IllegalAction:  # not saved: the countdown runs again once the store is back
+            return
+        notice = encode({"type": "notice", "code": "unseated", "params": {"by": "not_ready"}})
+        for pid in gone:
+            self._ready.discard(pid)
+            for c in self.conns:
+                if c.player["id"] == pid:
+                    c.send(notice)
+        self._broadcast()
 
     async def _seat_quickly(
         self, pid: int, name: str, bots: bool, done: asyncio.Future[int | None], address: str = ""
@@ -528,6 +584,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
                 for i in free[1:] if bots else ():
                     seats[i]["bot"] = "strong"
                 await self._save_seats(seats)
+                if bots:  # a room of its own: ready, the hand starts once the page connects
+                    self._ready.add(pid)
                 self.hall.remember(pid, name)
                 self.message, self.message_seats, self.message_names = None, [], []
                 self._broadcast()
@@ -771,9 +829,9 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         self.changed()
 
     # ------------------------------------------------------------------ the hand
-    async def _start_hand(self, late: list[int] | tuple[int, ...] = ()) -> None:
-        """Deal the next hand; the ``late`` seats (not ready at the countdown) start on 托管.
-        An account that can no longer cover a hand here is unseated first (no hand then)."""
+    async def _start_hand(self) -> None:
+        """Deal the next hand (every seat ready). An account that can no longer cover a hand
+        here is unseated first (no hand then)."""
         if await self._unseat_short():
             return
         prev = self.game
@@ -791,8 +849,6 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         seed = new_seed()
         game = new_game(self.game_name, seed=seed, **options)
         seats = [{**s, **FRESH_SEAT} for s in self.seats]
-        for i in late:
-            seats[i].update(hosted=True, hosted_times=1, hosted_reason="not_ready")
         number, resolved = len(self.hands) + 1, game.record()["options"]  # every option value, not only the room's
         self.hand_id = await self._save(
             Write(run=lambda c: db.start_hand_tx(c, self.id, number, seed, resolved, seats, RECORD_VERSION))
@@ -854,6 +910,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         game = self.game
         assert game is not None
         seats = [dict(s) for s in seats]
+        played = [s["player"] for s in seats]  # who played each seat (before dissolving empties them)
         humans = [i for i, s in enumerate(seats) if s["player"] is not None]
         hosted = [i for i in humans if seats[i]["hosted"]]
         scored = not (humans and len(hosted) == len(humans))  # all on 托管: not scored
@@ -873,6 +930,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
             "message": message,
             "message_seats": hosted,
             "message_names": [names.get(p) for p in pids],
+            "players": played,
         }
 
     async def _finish_loaded(self) -> None:
@@ -907,6 +965,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
     def _finished(self, finish: dict[str, Any]) -> None:
         """The hand just stored as finished joins the room's hands; who was on 托管 is told."""
         settled = finish.get("settled")
+        if settled is not None:
+            settled = {**settled, "players": finish["players"]}
         entry = hand_entry(len(self.hands) + 1, finish["scores"], finish["scored"], settled)
         if settled is not None:
             self.balances.update(settled["balances"])

@@ -101,7 +101,7 @@ class TableUpdates:
             "spectators": len({c.player["id"] for c in self.conns} - seated),
             "hand_number": len(self.hands) + (1 if self.status == "playing" else 0),
             "standings": self.standings(),
-            "hands": self.hands,
+            "hands": self._hands_named(),
             "turn_timeout": self.turn_timeout,
             "hosted_lock_after": HOSTED_LOCK_AFTER,
             "message": self.message,
@@ -114,6 +114,18 @@ class TableUpdates:
             "beans": {**{k: self.room_options[k] for k in BEAN_OPTIONS}, "hand_cost": self.hand_cost},
             **self.access_info(),  # private, password (a flag), code, reserved seats (access.py)
         }
+
+    def _hands_named(self) -> list[dict[str, Any]]:
+        """The finished hands, each with ``names``: who played each seat (None: a computer
+        player), so that a hand is shown with its own players, not the chairs' present ones."""
+        ids = {p for h in self.hands for p in h.get("players") or () if p is not None}
+        if not ids:
+            return self.hands
+        names = self.hall.player_names(sorted(ids))
+        return [
+            {**h, "names": [names.get(p) if p is not None else None for p in h["players"]]} if "players" in h else h
+            for h in self.hands
+        ]
 
     def _standing_of(self, pid: int | None) -> dict[str, Any]:
         """A seated person's guest flag, beans and title, as this table last read them."""

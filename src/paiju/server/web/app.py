@@ -414,11 +414,13 @@ def create_app(
         if not p:
             return _error("choose a name first (POST /api/login)", 401)
         body = await _json_body(req, limits.body_bytes)
-        game = body.get("game")
+        game, name = body.get("game"), body.get("name") or ""
         try:
             if not isinstance(game, str):
                 raise IllegalAction("game must be text", "bad_value", where="game")
-            table, seat = await hall().quick_start(game, p["id"], p["name"], _address(req))
+            if not isinstance(name, str):
+                raise IllegalAction("name must be text", "bad_value", where="name")
+            table, seat = await hall().quick_start(game, p["id"], p["name"], _address(req), name)
         except IllegalAction as e:
             return _error(str(e), e=e)
         return JSONResponse({"room": table.id, "seat": seat})

@@ -54,8 +54,9 @@ CLIENT_MESSAGES: dict[str, dict[str, Any]] = {
     "ready": _msg(
         "ready",
         "准备: you are ready for the next hand (status waiting with every seat taken, or between). The hand "
-        "starts when every seat is ready (computer players always are), or when `room.ready_deadline` runs out "
-        "between hands: then the persons not ready or not connected start on 托管 (hosted_reason not_ready).",
+        "starts when every seat is ready (computer players always are). When `room.ready_deadline` runs out "
+        "between hands, each person not ready or not connected is stood up (a `notice` unseated, by not_ready; "
+        "no penalty) and the hand waits for the seat to be taken again.",
     ),
     "say": _msg(
         "say",
@@ -142,8 +143,8 @@ _seat_info = {
         "hosted": {"type": "boolean", "description": "托管 is on"},
         "hosted_reason": {
             "enum": ["timeout", "button", "left", "not_ready", None],
-            "description": "why 托管 is on: the turn timed out, the player switched it on, left the hand, or was "
-            "not ready (or not connected) when the countdown between hands ended",
+            "description": "why 托管 is on: the turn timed out, the player switched it on, or left the hand "
+            "(not_ready: only in hands stored by older halls, which dealt the unready in on 托管)",
         },
         "hosted_times": {"type": "integer", "description": "times 托管 came in this hand"},
         "locked": {"type": "boolean", "description": "auto-played more than 3 times (or left): cannot cancel"},
@@ -189,7 +190,8 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                     "standings": {
                         "type": "array",
                         "items": {"type": "integer"},
-                        "description": "match points per seat",
+                        "description": "match points per seat, of the person seated there now: only the hands "
+                        "they played there (a newcomer starts at 0), less their leave penalties",
                     },
                     "hands": {
                         "type": "array",
@@ -212,6 +214,17 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                                     "type": "array",
                                     "items": {"type": "integer"},
                                     "description": "only when not scored: the game's own count, which did not count",
+                                },
+                                "players": {
+                                    "type": "array",
+                                    "items": {"type": ["integer", "null"]},
+                                    "description": "who played each seat (a person's id; null: a computer player)",
+                                },
+                                "names": {
+                                    "type": "array",
+                                    "items": {"type": ["string", "null"]},
+                                    "description": "their names (a seat's match belongs to the person: `standings` "
+                                    "count only the hands of the person seated there now)",
                                 },
                             },
                         },
@@ -243,7 +256,8 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                     },
                     "ready_deadline": {
                         "type": ["number", "null"],
-                        "description": "between hands with every seat taken: seconds until the hand starts anyway",
+                        "description": "between hands with every seat taken: seconds until the persons not ready "
+                        "are stood up",
                     },
                     "card_tracker": {"type": "boolean", "description": "room option: the 记牌器 is shown"},
                     "chat": {"type": "boolean", "description": "room option: free text chat is on"},
@@ -363,7 +377,8 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
     "notice": _msg(
         "notice",
         "Something happened to you at this table: `code` unseated (`params.by`: owner — the room's creator, "
-        "admin — an administrator, with `params.reason`; beans — your balance no longer covers a hand here). "
+        "admin — an administrator, with `params.reason`; beans — your balance no longer covers a hand here; "
+        "not_ready — the countdown between hands ended before you pressed 准备, no penalty). "
         "The connection stays open: you watch.",
         {"code": {"type": "string"}, "params": {"type": "object"}},
         ("code", "params"),

@@ -35,7 +35,19 @@ export const readySeconds = (tb) => Math.max(0, Math.ceil(((tb.S.readyAt ?? 0) -
  */
 export function countdownEl(tb) {
   if (tb.S.readyAt === null || tb.playing()) return null;
-  return h("span", { class: "ready-countdown", "data-testid": "ready-countdown" }, t("ready_countdown", { s: readySeconds(tb) }));
+  return h("span", { class: "ready-countdown", "data-testid": "ready-countdown" }, countdownText(tb));
+}
+
+/**
+ * What the countdown ends in: the unready are stood up (no penalty), never dealt in on 托管.
+ * @param {Table} tb
+ * @returns {string}
+ */
+function countdownText(tb) {
+  const r = tb.room();
+  const me = tb.mySeat();
+  const mine = me !== null && Array.isArray(r.ready) && !r.ready[me];
+  return t(mine ? "ready_countdown" : "ready_countdown_others", { s: readySeconds(tb) });
 }
 
 /**
@@ -58,7 +70,7 @@ export function startTick(tb) {
       }
     }
     if (S.readyAt !== null) {
-      for (const cd of page.querySelectorAll('[data-testid="ready-countdown"]')) cd.textContent = t("ready_countdown", { s: readySeconds(tb) });
+      for (const cd of page.querySelectorAll('[data-testid="ready-countdown"]')) cd.textContent = countdownText(tb);
     }
     if (S.connState === "reconnecting") tb.renderBanner();
   }, 250);

@@ -52,14 +52,15 @@ export function closedText(msg) {
 }
 
 /**
- * `notice`: unseated between hands (by the room's owner, an administrator, or too few beans).
+ * `notice`: unseated between hands (by the room's owner, an administrator, too few beans, or
+ * the 准备 countdown ending before the viewer was ready).
  * @param {Table} tb
  * @param {any} msg
  */
 export function onNotice(tb, msg) {
   if (msg.code !== "unseated") return;
   const p = msg.params || {};
-  const by = ["owner", "admin", "beans"].includes(p.by) ? p.by : "owner";
+  const by = ["owner", "admin", "beans", "not_ready"].includes(p.by) ? p.by : "owner";
   if (by === "beans" && Number.isFinite(p.need)) {  // the beans no longer cover a hand here: how many it takes
     toast(t("notice_unseated_beans", { need: p.need, beans: p.beans }), "info", 15000);
     return;

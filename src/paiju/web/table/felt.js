@@ -7,6 +7,7 @@
 import { presenterOf } from "../games/presenters.js";
 import { h } from "../ui.js";
 import { waitingCentre } from "./centre.js";
+import { withHandNames } from "./scores.js";
 import { renderSeat } from "./seats.js";
 
 /** @typedef {import("./state.js").Table} Table */
@@ -81,7 +82,7 @@ export function renderFelt(tb) {
     children.push(renderSeat(tb, s, pos[k] || "bottom", v, tricks));
   }
   children.push(renderCentre(tb, v, tricks));
-  if (v && v.phase === "over" && !tb.S.dismissed.has(r.hand_number)) children.push(presenterOf(tb.game()).scores(tb, v));
+  if (v && v.phase === "over" && !tb.S.dismissed.has(r.hand_number)) children.push(withHandNames(tb, () => presenterOf(tb.game()).scores(tb, v)));
   felt.replaceChildren(...children);
   felt.dataset.seats = String(n);
 }

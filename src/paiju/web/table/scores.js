@@ -44,6 +44,43 @@ export function scoresFrame(tb, ...content) {
 }
 
 /**
+ * Draw the score screen with the names of the persons who played that hand (`names`,
+ * `players` of its record): a seat's match belongs to the person, not the chair.
+ * @param {Table} tb
+ * @param {() => HTMLElement} draw
+ * @returns {HTMLElement}
+ */
+export function withHandNames(tb, draw) {
+  const hd = handEntry(tb);
+  if (!hd || !Array.isArray(hd.players) || !Array.isArray(hd.names)) return draw();
+  const now = tb.seatName;
+  /** @param {number} s */
+  tb.seatName = (s) => {
+    const played = hd.players[s] ?? null;
+    if (played === (tb.seatInfo(s).player_id ?? null)) return now(s);
+    return played === null ? t("hand_player_bot") : hd.names[s] || t("hand_player_gone");
+  };
+  try {
+    return draw();
+  } finally {
+    tb.seatName = now;
+  }
+}
+
+/**
+ * Whether the viewer sits where somebody else played the hand just shown (a newcomer): that
+ * score screen is not theirs and is not opened for them.
+ * @param {Table} tb
+ * @returns {boolean}
+ */
+export function notMyHand(tb) {
+  const me = tb.mySeat();
+  const hd = handEntry(tb);
+  if (me === null || !hd || !Array.isArray(hd.players)) return false;
+  return (hd.players[me] ?? null) !== (tb.seatInfo(me).player_id ?? null);
+}
+
+/**
  * The room's record of the hand on the score screen (scored, unscored_reason …), if any.
  * @param {Table} tb
  */

@@ -65,6 +65,7 @@ const AUTOSIT_KEY = "paiju.autosit";
  * @property {string} lastPointerType
  * @property {number | null} deadlineAt
  * @property {Set<number>} dismissed hand numbers whose score screen was closed
+ * @property {number | null} [newcomerHand] the hand whose score screen a newcomer was spared
  * @property {string | null} lastMessage
  * @property {{action: string, selection: string | null} | null} lastAct
  * @property {boolean} autoSit

@@ -21,8 +21,18 @@ const LINK_SVG =
 export function renderTopbar(tb) {
   const { S, R, ctx, roomId } = tb;
   const r = tb.room();
-  const backText = R ? t("back") : t("back_lobby");
-  const back = h("button", { class: "small", "data-testid": "back", title: backText, onclick: () => (R ? R.back() : ctx.navigate("#/")) }, "‹ ", h("span", { class: "long" }, backText));
+  // seated with no hand going on, the way back stands the person up (no penalty); during a
+  // hand it keeps the seat, and says for how long
+  const seated = !R && tb.mySeat() !== null && !!S.update;
+  const stands = seated && r.status !== "playing";
+  const backText = R ? t("back") : stands ? t("back_stand") : t("back_lobby");
+  const backTitle = stands ? t("back_stand_title") : seated ? t("back_keep_title") : backText;
+  const goBack = () => {
+    if (R) return R.back();
+    if (stands) tb.send({ type: "stand" }, true);
+    ctx.navigate("#/");
+  };
+  const back = h("button", { class: "small", "data-testid": "back", "data-stands": stands ? "true" : "false", title: backTitle, onclick: goBack }, "‹ ", h("span", { class: "long" }, backText));
   const share = h("button", { class: "small", "data-testid": "share", title: shareURL(tb) || "" });
   share.innerHTML = LINK_SVG;
   share.append(h("span", { class: "long" }, t("share")));

@@ -10,6 +10,7 @@ import * as G from "../games/rules.js";
 import { automation } from "../games/shengji.js";
 import { playSound } from "../sound.js";
 import { showMessage } from "./message.js";
+import { notMyHand } from "./scores.js";
 import { roomMessage } from "./text.js";
 
 /** @typedef {import("./state.js").Table} Table */
@@ -54,6 +55,12 @@ export function onUpdate(tb, u) {
   if (msg && msg !== S.lastMessage) showMessage(tb, roomMessage(msg, tb.messageNames()), "info", { ms: 12000 });
   S.lastMessage = msg || null;
   if (prevHandNo !== null && u.room && u.room.hand_number !== prevHandNo) S.dismissed.clear();
+  // a newcomer is not shown the score screen of a hand somebody else played at their seat (once:
+  // "show scores" still opens it)
+  if (u.room && u.room.status !== "playing" && S.newcomerHand !== u.room.hand_number && notMyHand(tb)) {
+    S.newcomerHand = u.room.hand_number;
+    S.dismissed.add(u.room.hand_number);
+  }
   if (S.autoSit) {
     S.autoSit = false;
     if (tb.mySeat() === null) {
