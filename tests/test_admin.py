@@ -77,6 +77,13 @@ def test_export_then_import_gives_identical_replays(tmp_path: Path, db_url: str)
     source = f"sqlite:///{tmp_path / 'source.db'}"
     records = fill(source)
     assert all_records(source) == records
+    store = Store(source, checkpoints=False)  # a follow and a block (accounts/social.py) come along too
+    with store.engine.begin() as c:
+        ann = accounts.account_tx(c, "ann")["id"]
+        other = db.create_player_tx(c, "bob", None)["id"]
+        c.execute(db.follows.insert().values(follower_id=ann, followed_id=other, created_at=db.now()))
+        c.execute(db.blocks.insert().values(blocker_id=other, blocked_id=ann, created_at=db.now()))
+    store.close()
     dump = tmp_path / "hall.jsonl"
     r = runner.invoke(app, ["admin", "export", str(dump), "--db", source])
     assert r.exit_code == 0, r.output
@@ -101,7 +108,7 @@ def test_export_then_import_gives_identical_replays(tmp_path: Path, db_url: str)
     rid = a.all_rooms()[0]["id"]
     assert [p["points"] for p in b.room_penalties(rid)] == [3]
     # the account, its session, beans, results and ratings came along
-    for table in (db.sessions, db.ledger, db.results, db.ratings):
+    for table in (db.sessions, db.ledger, db.results, db.ratings, db.follows, db.blocks):
         kept = [col for col in table.c if not isinstance(col.type, DateTime)]  # times differ in kind, not value
         q = select(*kept).order_by(*table.primary_key.columns)
         rows = [s.read(lambda c, q=q: c.execute(q).all()) for s in (a, b)]
