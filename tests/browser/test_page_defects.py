@@ -12,9 +12,11 @@ import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import HallServer
+from .driving import Driver
 from .test_accounts import register
 
 
@@ -75,3 +77,62 @@ def test_top_bar_balance_is_fresh(server: HallServer, new_page: Callable[..., Pa
     expect(page.get_by_test_id("lobby")).to_be_visible()
     expect(beans).to_have_text(re.compile(r"\b1002\b"))
     assert not page.errors  # type: ignore[attr-defined]
+
+
+# every button of the score dialog, and whether it is inside the viewport or can be scrolled
+# into it inside the dialog (the dialog itself inside the viewport, its content scrolling)
+DIALOG_JS = """() => {
+  const vw = innerWidth, vh = innerHeight, out = [];
+  const card = document.querySelector('[data-testid="scores"] .scores-card');
+  const c = card.getBoundingClientRect();
+  if (c.left < -0.5 || c.top < -0.5 || c.right > vw + 0.5 || c.bottom > vh + 0.5)
+    out.push(`the dialog ${c.left},${c.top}–${c.right},${c.bottom} is not inside ${vw}×${vh}`);
+  if (card.scrollWidth > card.clientWidth + 1) out.push(`the dialog scrolls sideways: ${card.scrollWidth} > ${card.clientWidth}`);
+  for (const el of card.querySelectorAll("button, tr, .hands-left-row, .result-line, .chips")) {
+    card.scrollTop = 0;
+    el.scrollIntoView({block: "nearest", inline: "nearest"});
+    const r = el.getBoundingClientRect();
+    const name = el.dataset.testid || el.className || el.tagName;
+    if (r.left < c.left - 0.5 || r.right > c.right + 0.5 || r.top < c.top - 0.5 || r.bottom > c.bottom + 0.5)
+      out.push(`${name} ${r.left},${r.top}–${r.right},${r.bottom} is outside the dialog even scrolled to`);
+  }
+  card.scrollTop = 0;
+  return out;
+}"""
+
+
+# between hands, behind the dialog: each seat box, its buttons (移除) inside the screen and its
+# name shown (at least a few characters wide)
+SEATS_JS = """() => {
+  const vw = innerWidth, vh = innerHeight, out = [];
+  for (const box of document.querySelectorAll(".seat-box")) {
+    for (const el of [box, ...box.querySelectorAll("button")]) {
+      const r = el.getBoundingClientRect();
+      if (r.width && (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5))
+        out.push(`${el.dataset.testid || el.className} ${r.left},${r.top}–${r.right},${r.bottom} is off the screen`);
+    }
+    const name = box.querySelector(".name-text");
+    if (name && name.getBoundingClientRect().width < 0.8 * Math.min(name.scrollWidth, 40)) out.push(`a seat's name is cut to ${name.getBoundingClientRect().width}px: ${name.textContent}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.slow
+def test_score_dialog_fits_every_size(server: HallServer, new_page: Callable[..., Page]) -> None:
+    """At 1366×768, 390×844 and 844×390 the score dialog is inside the screen, nothing in
+    it runs off to the side, and every button and row can be reached (scrolled to within)."""
+    page = new_page(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+    person = Driver(page, "Dlg", "baohuang")
+    person.setup_table(server.url)
+    person.play_to_end()
+    expect(page.get_by_test_id("scores")).to_be_visible()
+    summary = page.locator('[data-testid="history"] summary')
+    if summary.count():  # the room's hands so far: open, its table measured too
+        summary.click()
+    found = []
+    for w, h in ((1366, 768), (390, 844), (844, 390)):
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(200)
+        found += [f"{w}×{h}: {p}" for p in page.evaluate(DIALOG_JS) + page.evaluate(SEATS_JS)]
+    assert not found, "\n".join(found)
