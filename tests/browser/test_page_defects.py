@@ -57,6 +57,28 @@ def test_login_form_and_guest_profile(server: HallServer, new_page: Callable[...
     assert not page.errors  # type: ignore[attr-defined]
 
 
+# the pages around the table: no underlined links, no system selects, chart labels that can
+# be read, and no two controls side by side touching
+STYLE_JS = """() => {
+  const out = [];
+  const shown = (e) => e.getBoundingClientRect().width > 0;
+  for (const a of document.querySelectorAll(".topbar a, main a"))
+    if (shown(a) && getComputedStyle(a).textDecorationLine.includes("underline")) out.push(`link ${a.textContent} underlined`);
+  for (const s of document.querySelectorAll("select"))
+    if (shown(s) && getComputedStyle(s).appearance !== "none") out.push(`a system select ${s.dataset.testid}`);
+  for (const t of document.querySelectorAll("svg.chart text"))
+    if (t.getBoundingClientRect().height < 12) out.push(`a chart label ${t.getBoundingClientRect().height}px high`);
+  const ctl = [...document.querySelectorAll("button, select, .topbar a, .pager > *")].filter(shown);
+  for (const a of ctl) for (const b of ctl) {
+    if (a === b || a.contains(b) || b.contains(a)) continue;
+    const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+    const sameRow = p.top < q.bottom && q.top < p.bottom;
+    if (sameRow && p.right <= q.left && q.left - p.right < 4) out.push(`${a.textContent} touches ${b.textContent}`);
+  }
+  return out;
+}"""
+
+
 def test_top_bar_balance_is_fresh(server: HallServer, new_page: Callable[..., Page]) -> None:
     """The balance moves with a hand (a ledger row) while the page keeps the login's copy:
     the lobby and the profile ask /api/me again when shown, without a new login."""
@@ -73,9 +95,19 @@ def test_top_bar_balance_is_fresh(server: HallServer, new_page: Callable[..., Pa
     page.get_by_test_id("my-profile").click()
     expect(page.get_by_test_id("profile-beans")).to_have_text(re.compile(r"\b1002\b"))
     expect(beans).to_have_text(re.compile(r"\b1002\b"))
+    expect(page.get_by_test_id("chart-beans")).to_be_visible()
+    found = page.evaluate(STYLE_JS)
+    page.get_by_test_id("leaderboard-link").click()
+    expect(page.get_by_test_id("board-by")).to_be_visible()
+    found += page.evaluate(STYLE_JS)
+    page.get_by_test_id("my-profile").click()
+    assert not found, "the pages look unkempt:\n" + "\n".join(found)
     page.get_by_test_id("back-lobby").click()
     expect(page.get_by_test_id("lobby")).to_be_visible()
     expect(beans).to_have_text(re.compile(r"\b1002\b"))
+    expect(page.get_by_test_id("create-form")).to_be_visible()
+    found = page.evaluate(STYLE_JS)
+    assert not found, "the lobby looks unkempt:\n" + "\n".join(found)
     assert not page.errors  # type: ignore[attr-defined]
 
 

@@ -199,7 +199,7 @@ export function mountProfile(root, id, ctx) {
     body.replaceChildren(
       head,
       h("section", { class: "panel" }, h("h2", {}, t("record")), table),
-      charts,
+      ...(charts.childElementCount ? [charts] : []), // a guest without ratings: no empty panel
       h("section", { class: "panel" }, h("h2", {}, t("hands")), list, pager),
       ...(mine && !p.guest ? [passwordForm()] : []), // replaceChildren would print a null
     );
