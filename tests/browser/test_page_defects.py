@@ -11,6 +11,7 @@ import re
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -18,6 +19,7 @@ from playwright.sync_api import Page, expect
 from .conftest import HallServer
 from .driving import Driver
 from .test_accounts import register
+from .test_layout import MEASURE_JS, SETTLED_JS, inside, overlap
 
 
 def test_login_form_and_guest_profile(server: HallServer, new_page: Callable[..., Page]) -> None:
@@ -168,3 +170,71 @@ def test_score_dialog_fits_every_size(server: HallServer, new_page: Callable[...
         page.wait_for_timeout(200)
         found += [f"{w}×{h}: {p}" for p in page.evaluate(DIALOG_JS) + page.evaluate(SEATS_JS)]
     assert not found, "\n".join(found)
+
+
+# the tracker's cells inside its panel, the panel over no seat box
+TRACKER_JS = """() => {
+  const out = [], panel = document.querySelector('[data-testid="panel"]').getBoundingClientRect();
+  for (const c of document.querySelectorAll('[data-testid="tracker"] [data-testid^="tracker-"]')) {
+    const r = c.getBoundingClientRect();
+    if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) out.push(`tracker ${c.dataset.testid} past the panel's edge`);
+  }
+  for (const s of document.querySelectorAll(".seat-box")) {
+    const r = s.getBoundingClientRect();
+    if (r.right > panel.left && r.left < panel.right && r.bottom > panel.top && r.top < panel.bottom)
+      out.push(`the panel covers ${s.textContent.slice(0, 20)}`);
+  }
+  return out;
+}"""
+
+
+def play_problems(m: dict[str, Any], hand_inside: bool = False) -> list[str]:
+    """What is wrong with a measured replay frame: a seat's played cards off the screen or
+    over a centre item or another seat; (with hand_inside) the hand off the screen."""
+    vw, vh = m["vw"], m["vh"]
+    out = []
+    named = [(f"seat {s['seat']}'s played cards", s["play"]) for s in m["seats"] if s["play"]]
+    for name, b in named:
+        if not inside(b, vw, vh):
+            out.append(f"{name} outside the screen: {b}")
+        out += [f"{name} covers centre {it['name']}" for it in m["items"] if overlap(b, it["box"])]
+        out += [f"{name} covers seat {s['seat']}" for s in m["seats"] if overlap(b, s["box"])]
+    if hand_inside and m["hand"] and not inside(m["hand"], vw, vh):
+        out.append(f"the hand is outside the screen: {m['hand']}")
+    return out
+
+
+@pytest.mark.slow
+def test_table_and_replay_layout(server: HallServer, new_page: Callable[..., Page]) -> None:
+    """The card tracker fits its panel and covers no seat (1366 wide); the replay of a
+    four-seat hand keeps the played cards off the centre's status and inside the screen
+    (1366×768, 390×844), and its hand inside the screen with the 复盘 panel open."""
+    page = new_page(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+    person = Driver(page, "Lay", "shuangkou")
+    person.setup_table(server.url)
+    person.until_play_with_cards_out()
+    found = []
+    page.get_by_test_id("tracker-toggle").click()
+    expect(page.get_by_test_id("tracker")).to_be_visible()
+    page.wait_for_timeout(300)
+    found += page.evaluate(TRACKER_JS)
+    page.get_by_test_id("tracker-toggle").click()
+    person.play_to_end()
+    room = person.table.get_attribute("data-room")
+    page.goto(f"{server.url}#/replay/{room}/1?seat=0")
+    expect(page.get_by_test_id("replay")).to_be_visible()
+    for size in ((1366, 768), (390, 844)):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.get_by_test_id("replay-start").click()
+        for step in range(40):  # the first tricks, each play
+            page.get_by_test_id("replay-next").click()
+            page.wait_for_function(SETTLED_JS)
+            found += [f"{size} step {step}: {p}" for p in play_problems(page.evaluate(MEASURE_JS))]
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.get_by_test_id("replay-start").click()  # the whole hand: the widest fan
+    page.wait_for_function(SETTLED_JS)
+    page.get_by_test_id("analysis-toggle").click()
+    expect(page.get_by_test_id("review")).to_be_visible()
+    page.wait_for_timeout(300)
+    found += [f"复盘 open: {p}" for p in play_problems(page.evaluate(MEASURE_JS), hand_inside=True)]
+    assert not found, "\n".join(dict.fromkeys(re.sub(r" step \d+", "", f) for f in found))

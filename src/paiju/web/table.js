@@ -108,6 +108,9 @@ export function mountTable(root, roomId, ctx, { replay = null } = {}) {
     if (Math.abs(tb.dom.handArea.clientWidth - S.handLayoutWidth) > 4) tb.renderHand();
   };
   window.addEventListener("resize", onResize);
+  // the hand's area also narrows without a window resize: a side panel (复盘, 记牌器) opening beside the felt
+  const handObserver = typeof ResizeObserver === "function" ? new ResizeObserver(onResize) : null;
+  if (handObserver) handObserver.observe(tb.dom.handArea);
   // countdown (a replay has no clock)
   if (!R) startTick(tb);
 
@@ -125,6 +128,7 @@ export function mountTable(root, roomId, ctx, { replay = null } = {}) {
       clearInterval(S.tickTimer);
       detachGestures();
       window.removeEventListener("resize", onResize);
+      if (handObserver) handObserver.disconnect();
       document.removeEventListener("keydown", onKey);
       if (S.ws) {
         const ws = S.ws;

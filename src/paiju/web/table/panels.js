@@ -112,17 +112,20 @@ function trackerPanel(tb) {
   const tr = (tb.U() && tb.U().tracker) || {};
   const order = (/** @type {string} */ r) => (C.RANKS.indexOf(r) < 0 ? 99 : C.RANKS.indexOf(r));
   const ranks = Object.keys(tr).sort((a, b) => order(b) - order(a));
-  const head = h("tr", {}, ...ranks.map((r) => h("th", {}, r === "BJ" ? t("bj") : r === "SJ" ? t("sj") : C.rankLabel(r))));
-  const body = h(
-    "tr",
-    {},
-    ...ranks.map((r) => h("td", { class: "num" + (tr[r] ? "" : " zero"), "data-testid": `tracker-${r}`, "data-count": String(tr[r]) }, String(tr[r]))),
-  );
+  // a grid of cells (the rank over its count) that wraps inside the panel: 15 ranks in a row
+  // ran past its edge
+  const cell = (/** @type {string} */ r) =>
+    h(
+      "div",
+      { class: "tracker-cell" + (tr[r] ? "" : " zero") },
+      h("span", { class: "tracker-rank" }, r === "BJ" ? t("bj") : r === "SJ" ? t("sj") : C.rankLabel(r)),
+      h("span", { class: "num", "data-testid": `tracker-${r}`, "data-count": String(tr[r]) }, String(tr[r])),
+    );
   return h(
     "div",
     { class: "panel-body" },
     h("div", { class: "muted small-text" }, t("tracker_title")),
-    h("table", { class: "tracker-table", "data-testid": "tracker" }, h("thead", {}, head), h("tbody", {}, body)),
+    h("div", { class: "tracker-grid", "data-testid": "tracker" }, ...ranks.map(cell)),
   );
 }
 
