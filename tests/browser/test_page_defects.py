@@ -1,10 +1,13 @@
 """The page defects a newcomer's play-throughs found (issue 29, item 6), each seen in Chromium:
 the login form (an empty guest name is told, a language switch keeps what was typed, an
 error toast goes once a login succeeds), the guest profile (no "null", a way back), the top
-bar's bean balance fresh on the lobby and the profile, and the score dialog reachable at
-every size. (The English page's wording is checked without a browser: test_translations.)
+bar's bean balance fresh on the lobby and the profile, the lobby, profile and leaderboard
+styled (no underlined links, no system selects, no controls touching); slow: the score
+dialog reachable at 1366×768, 390×844 and 844×390 with the seat boxes named and inside the
+screen, the card tracker inside its panel, a replay's played cards off the centre and the
+hand inside the screen with the 复盘 panel open. (The English page's wording is checked
+without a browser: test_translations.)
 """
-
 from __future__ import annotations
 
 import re
@@ -65,7 +68,8 @@ STYLE_JS = """() => {
   const out = [];
   const shown = (e) => e.getBoundingClientRect().width > 0;
   for (const a of document.querySelectorAll(".topbar a, main a"))
-    if (shown(a) && getComputedStyle(a).textDecorationLine.includes("underline")) out.push(`link ${a.textContent} underlined`);
+    if (shown(a) && getComputedStyle(a).textDecorationLine.includes("underline"))
+      out.push(`link ${a.textContent} underlined`);
   for (const s of document.querySelectorAll("select"))
     if (shown(s) && getComputedStyle(s).appearance !== "none") out.push(`a system select ${s.dataset.testid}`);
   for (const t of document.querySelectorAll("svg.chart text"))
@@ -121,7 +125,8 @@ DIALOG_JS = """() => {
   const c = card.getBoundingClientRect();
   if (c.left < -0.5 || c.top < -0.5 || c.right > vw + 0.5 || c.bottom > vh + 0.5)
     out.push(`the dialog ${c.left},${c.top}–${c.right},${c.bottom} is not inside ${vw}×${vh}`);
-  if (card.scrollWidth > card.clientWidth + 1) out.push(`the dialog scrolls sideways: ${card.scrollWidth} > ${card.clientWidth}`);
+  if (card.scrollWidth > card.clientWidth + 1)
+    out.push(`the dialog scrolls sideways: ${card.scrollWidth} > ${card.clientWidth}`);
   for (const el of card.querySelectorAll("button, tr, .hands-left-row, .result-line, .chips")) {
     card.scrollTop = 0;
     el.scrollIntoView({block: "nearest", inline: "nearest"});
@@ -146,7 +151,9 @@ SEATS_JS = """() => {
         out.push(`${el.dataset.testid || el.className} ${r.left},${r.top}–${r.right},${r.bottom} is off the screen`);
     }
     const name = box.querySelector(".name-text");
-    if (name && name.getBoundingClientRect().width < 0.8 * Math.min(name.scrollWidth, 40)) out.push(`a seat's name is cut to ${name.getBoundingClientRect().width}px: ${name.textContent}`);
+    const shown = name ? name.getBoundingClientRect().width : 0;
+    if (name && shown < 0.8 * Math.min(name.scrollWidth, 40))
+      out.push(`a seat's name is cut to ${shown}px: ${name.textContent}`);
   }
   return out;
 }"""
@@ -177,7 +184,8 @@ TRACKER_JS = """() => {
   const out = [], panel = document.querySelector('[data-testid="panel"]').getBoundingClientRect();
   for (const c of document.querySelectorAll('[data-testid="tracker"] [data-testid^="tracker-"]')) {
     const r = c.getBoundingClientRect();
-    if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) out.push(`tracker ${c.dataset.testid} past the panel's edge`);
+    if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5)
+      out.push(`tracker ${c.dataset.testid} past the panel's edge`);
   }
   for (const s of document.querySelectorAll(".seat-box")) {
     const r = s.getBoundingClientRect();
