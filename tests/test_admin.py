@@ -22,6 +22,7 @@ from paiju.server.accounts import users as accounts
 from paiju.server.store import db
 from paiju.server.store.db import Store, migrate, session_id
 from paiju.server.store.records import check_store, stored_record
+from paiju.specs import spec as game_spec
 from paiju.versions import upgrade_options
 from test_store import db_url  # noqa: F401 - the fixture: SQLite and PostgreSQL
 
@@ -217,7 +218,10 @@ def test_migration_0002_resolves_the_options_of_hands_stored_before_it(tmp_path:
         (h,) = store.room_hands(f"room{i}")
         assert h["record_version"] == 1
         assert h["options"] == migration.resolved_v1(game, played_options[game])  # every option value, as played
-        assert upgrade_options(game, h["options"], 1) == played[game].record()["options"]
+        upgraded, recorded = upgrade_options(game, h["options"], 1), played[game].record()["options"]
+        assert {k: recorded[k] for k in upgraded} == upgraded
+        added = recorded.keys() - upgraded.keys()  # options added since: their defaults are the old rules
+        assert all(recorded[k] == game_spec(game).resolve_options()[k] for k in added), added
         assert stored_record(store, game, h) == played[game].record()
     store.close()
 
