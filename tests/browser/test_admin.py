@@ -218,7 +218,7 @@ def test_a_muted_player_is_told_and_the_owner_unseats_between_hands(
     # the muted player's phrase is refused with the sentence of `muted`
     chatty.get_by_test_id("phrases-toggle").click()
     chatty.get_by_test_id("phrase-hurry").click()
-    expect(chatty.get_by_test_id("message")).to_have_text(re.compile(r"You are muted for \d+ more minute"))
+    expect(chatty.get_by_test_id("message")).to_have_text(re.compile(r"You are muted: \d+ min to go"))
 
     # between hands the owner unseats Chatty, who is told by whom and watches on
     owner.page.get_by_test_id("seat-menu-1").click()
