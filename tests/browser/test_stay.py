@@ -442,7 +442,7 @@ def test_quick_start_seats_at_a_table_of_the_game(
     expect(person.table).to_have_attribute("data-my-seat", "0")
     expect(page.locator('[data-testid^="seat-"][data-seat]')).to_have_count(seats)
     for s in range(1, seats):
-        expect(page.get_by_test_id(f"seat-{s}")).to_contain_text(f"Bot {s + 1} (strong)")
+        expect(page.get_by_test_id(f"seat-{s}")).to_contain_text(f"Bot {s + 1} (Strong)")
     person.seat = "0"
     person.start()
     expect(page.get_by_test_id("hand").get_by_test_id("card").first).to_be_visible()
