@@ -135,6 +135,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         self._broadcast_failed = False
         self._timer: asyncio.TimerHandle | None = None
         self._deadline: float | None = None
+        self._first_turns: dict[int, tuple[int, int]] = {}  # a person's first turn here (autoplay.py)
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, Any] = {}
         self.hosted_policy = game_spec(self.game_name).hosted_action
