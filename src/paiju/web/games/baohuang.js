@@ -9,7 +9,7 @@ import * as C from "../cards.js";
 import { t } from "../i18n.js";
 import { h, confirmBox } from "../ui.js";
 import { centreTail, chip } from "../table/centre.js";
-import { factorChip, handsLeft, resultLine, scoresFrame, shownScores } from "../table/scores.js";
+import { beansCell, factorChip, handsLeft, resultLine, scoresFrame, shownScores } from "../table/scores.js";
 import { sendCheck } from "../table/selection.js";
 import { actionLabel, cardLabel, cardSpan } from "../table/text.js";
 
@@ -201,6 +201,7 @@ export function scores(tb, v) {
         h("td", {}, role ? t("role_" + role) + ((v.rebels_declared || []).includes(s) ? " · " + t("role_hoe") : "") : "?"),
         h("td", {}, p ? t("place_" + p) : "—"),
         h("td", { class: "num " + (pts > 0 ? "pos" : pts < 0 ? "neg" : "") }, pts === null || pts === undefined ? "" : (pts > 0 ? "+" : "") + pts),
+        beansCell(tb, s),
         h("td", { class: "num" }, total === null || total === undefined ? "" : String(total)),
       ),
     );
@@ -221,7 +222,7 @@ export function scores(tb, v) {
     h(
       "table",
       { class: "scores-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("role")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("standings")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("role")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("beans_col")), h("th", {}, t("standings")))),
       h("tbody", {}, ...rows),
     ),
     scoreDetail(v),

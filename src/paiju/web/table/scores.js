@@ -3,7 +3,8 @@
 // history with a link to each hand's replay, 准备 / 下一局 with its countdown), the result
 // line, the points as the hall counts them, the cards left, the per-seat rows. Each
 // game's own table and detail are drawn by its presenter (../games/*.js).
-// Exports: scoresFrame, resultLine, shownScores, handsLeft, factorChip, seatRows.
+// Exports: scoresFrame, resultLine, shownScores, handsLeft, factorChip, seatRows, beansCell,
+// unscored.
 
 import * as G from "../games/rules.js";
 import { t } from "../i18n.js";
@@ -104,6 +105,32 @@ export function shownScores(tb, v) {
 }
 
 /**
+ * Whether the hand on the score screen is not scored (it counts 0: points, beans, levels).
+ * @param {Table} tb
+ * @returns {boolean}
+ */
+export function unscored(tb) {
+  const e = handEntry(tb);
+  return Boolean(e && e.scored === false);
+}
+
+/**
+ * The beans 游戏豆 a seat won (+) or lost (−) in the hand on the score screen
+ * (room.hands[].beans: 0 for guests and computer players, who hold none); empty where
+ * the room's record has no beans.
+ * @param {Table} tb
+ * @param {number} s
+ * @returns {HTMLElement}
+ */
+export function beansCell(tb, s) {
+  const e = handEntry(tb);
+  const b = e && Array.isArray(e.beans) ? e.beans[s] : null;
+  const text = typeof b === "number" ? (b > 0 ? "+" : "") + b : "";
+  const cls = "num beans " + (b > 0 ? "pos" : b < 0 ? "neg" : "");
+  return h("td", { class: cls, "data-testid": `beans-${s}`, title: t("beans_col_help") }, text);
+}
+
+/**
  * "You won · your side won" (or lost / drew), or why the hand is not scored.
  * @param {Table} tb
  * @param {any} v the view
@@ -188,6 +215,7 @@ export function seatRows(tb, v, cells) {
         h("td", {}, tb.seatName(s)),
         ...cells(s),
         h("td", { class: "num " + (pts > 0 ? "pos" : pts < 0 ? "neg" : "") }, pts === null || pts === undefined ? "" : (pts > 0 ? "+" : "") + pts),
+        beansCell(tb, s),
         h("td", { class: "num" }, total === null || total === undefined ? "" : String(total)),
       ),
     );
