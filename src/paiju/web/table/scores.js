@@ -39,9 +39,23 @@ export function scoresFrame(tb, ...content) {
       ...content,
       r.message ? h("div", { class: "room-message", "data-testid": "room-message" }, roomMessage(r.message, tb.messageNames())) : null,
       historyTable(tb, r.hands || [], tb.numSeats()),
-      h("div", { class: "form-actions" }, countdownEl(tb), next),
+      h("div", { class: "form-actions" }, replayLink(tb), countdownEl(tb), next),
     ),
   );
+}
+
+/**
+ * The replay 牌谱回放 of the hand on the score screen, in sight beside 准备 (the history
+ * below is folded).
+ * @param {Table} tb
+ * @returns {HTMLElement | null}
+ */
+function replayLink(tb) {
+  const hd = handEntry(tb);
+  const num = hd && (hd.number || hd.hand);
+  if (tb.R || !tb.roomId || !num) return null;
+  const attrs = { class: "small link", href: replayHash(tb.roomId, num, tb.mySeat()), "data-testid": "scores-replay", title: t("replay_open") };
+  return h("a", attrs, t("replay_this_hand"));
 }
 
 /**
