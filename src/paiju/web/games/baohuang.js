@@ -231,6 +231,19 @@ export function scores(tb, v) {
 }
 
 /**
+ * Where the base number comes from: a pair's 6 − (emperor's place + guard's place), a
+ * solo's place of the emperor (score_detail.places).
+ * @param {any} d score_detail
+ * @returns {string}
+ */
+function baseWhy(d) {
+  const p = d.places || {};
+  if (!Number.isInteger(p.emperor)) return "";
+  if (d.kind === "pair" && Number.isInteger(p.guard)) return " = " + t("sd_base_pair", { e: p.emperor, g: p.guard });
+  return " · " + t("sd_base_solo", { e: p.emperor });
+}
+
+/**
  * How the score came about — the kind with its base number, then every multiplier with
  * its factor (明保 ×2, 造反 ×2, 踢 ×2 each, 上贡 ×n).
  * @param {any} v the view
@@ -244,13 +257,14 @@ function scoreDetail(v) {
     /** @type {Record<string, string>} */
     const kinds = { pair: t("sd_pair"), open_solo: t("open_solo"), hidden_solo: t("hidden_solo") };
     const kind = kinds[d.kind] || d.kind;
-    box.append(factorChip(d.kind || "base", t("sd_base", { kind, n: d.base ?? "?" })));
+    box.append(factorChip(d.kind || "base", t("sd_base", { kind, n: d.base ?? "?" }) + baseWhy(d)));
     for (const f of d.factors || []) {
       const key = "factor_" + f.name;
       const name = t(key) === key ? f.name : t(key);
       box.append(factorChip(f.name, `${name} ×${f.factor}`));
     }
     if (d.multiplier !== undefined) box.append(h("b", { "data-testid": "multiplier-total" }, `= ×${d.multiplier}`));
+    if (d.base === 0) box.append(h("span", { class: "small-text", "data-testid": "base-zero" }, t("sd_base_zero")));
     if (d.kick_split) box.append(h("span", { class: "muted small-text" }, t("sd_kick_split")));
     return box;
   }

@@ -416,7 +416,9 @@ function scoreDetail(tb, v) {
   }
   if (d.kitty_points !== undefined) {
     const counted = d.kitty_counted ?? (d.kitty_points || 0) * (d.kitty_multiplier || 1);
-    box.append(factorChip("kitty", t("sd_kitty", { p: d.kitty_points, m: d.kitty_multiplier ?? 1, c: counted })));
+    // the kitty counts only when the defenders win the last trick 抠底: else say why it is 0
+    const text = counted || !d.kitty_points ? t("sd_kitty", { p: d.kitty_points, m: d.kitty_multiplier ?? 1, c: counted }) : t("sd_kitty_kept", { p: d.kitty_points });
+    box.append(factorChip("kitty", text));
   }
   // the level change: which team goes up and by how many levels (score_detail.level_changes)
   const change = d.level_changes;
