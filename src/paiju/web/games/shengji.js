@@ -275,7 +275,7 @@ function centreProgress(tb, box, v) {
   if (v.phase === "bury") {
     const k = (v.buried || []).length;
     if (v.buried) box.append(h("div", { class: "muted small-text", "data-testid": "bury-progress" }, t("buried_progress", { k, n: v.kitty_size })));
-    else box.append(h("div", { class: "muted small-text" }, t("waiting_bury", { name: tb.seatName(v.declarer) })));
+    else box.append(h("div", { class: "waiting muted small-text", "data-testid": "waiting" }, t("waiting_bury", { name: tb.seatName(v.declarer) })));
   }
   if (v.phase === "play" || v.phase === "over") {
     const pts = (v.defender_points || 0) + (v.penalty_points || 0);
