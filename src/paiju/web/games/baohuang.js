@@ -123,13 +123,17 @@ export function centre(tb, box, v, tricks) {
  * @param {string[]} acts the legal actions
  */
 export function decisions(tb, prompt, buttons, v, acts) {
-  prompt.append(t("prompt_" + v.step));
+  // 明保: every seat but the emperor's is asked, so that nobody learns who the guard is by
+  // who was asked; only the guard may reveal — the prompt says so to every seat
+  const help = v.step === "reveal" ? t("reveal_help") : null;
+  prompt.append(help ? h("span", { class: "has-help", title: help, "data-testid": "reveal-prompt" }, t("prompt_reveal")) : t("prompt_" + v.step));
   if (v.step === "emperor" && v.attached_cards && v.attached_cards.length) {
     prompt.append(h("span", { class: "attached" }, " · " + t("attached_cards") + ": "), C.playElement(v.attached_cards.join(" "), { size: "mini" }));
   }
   for (const a of acts) {
     const word = a.split(" ")[0];
-    const b = h("button", { class: "decide" + (["no", "abdicate"].includes(word) ? "" : " primary"), "data-testid": "decide-" + a.replace(/ /g, "_") });
+    const attrs = { class: "decide" + (["no", "abdicate"].includes(word) ? "" : " primary"), "data-testid": "decide-" + a.replace(/ /g, "_") };
+    const b = h("button", help ? { ...attrs, title: help } : attrs);
     const arg = a.split(" ")[1];
     if (arg && (word === "call" || word === "take")) {
       b.append(word === "call" ? t("called") + " " : t("step_tribute") + " ", cardSpan(arg));
