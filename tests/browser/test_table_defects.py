@@ -14,6 +14,8 @@ shows their last step's score screen), and one live hand the page's own socket p
 from __future__ import annotations
 
 import json
+import re
+import time
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -112,4 +114,35 @@ def test_score_screen_beans_replay_links_and_zero_lines(
     expect(page.get_by_test_id("replay")).to_have_attribute("data-step", str(bury))
     expect(page.locator(".centre .waiting")).to_have_count(1)
     expect(page.locator(".centre").get_by_test_id("waiting")).to_contain_text("扣底")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_open_guard_question_makes_sense_to_every_seat(server: HallServer, new_page: Callable[..., Page]) -> None:
+    """明保 is asked of every seat but the emperor's (so nobody learns who the guard is):
+    the prompt says only the guard can reveal, its tooltip explains, the button says 不明保."""
+    page = new_page(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+    login(page, server.url, "Asked")
+    decide = page.locator('[data-testid^="decide-"]')
+    prompt = page.get_by_test_id("reveal-prompt")
+    for _ in range(8):  # a room where the page's seat is asked 明保 (not the emperor's, asked before the guard reveals)
+        room = page.evaluate(PLAY_JS, ["baohuang", False])
+        page.goto(server.url + f"#/room/{room}")
+        expect(page.get_by_test_id("table")).to_have_attribute("data-status", "playing")
+        deadline = time.monotonic() + 20
+        while not prompt.count() and time.monotonic() < deadline:
+            ids = [b.get_attribute("data-testid") or "" for b in decide.all()]
+            if page.get_by_test_id("play").count() or any(i.startswith("decide-call") for i in ids):
+                break  # the cards are being played, or the emperor calls his guard: not asked 明保
+            if ids:
+                page.get_by_test_id("decide-no" if "decide-no" in ids else ids[0]).click()
+            page.wait_for_timeout(100)
+        if prompt.count():
+            break
+    else:
+        pytest.fail("the page's seat was the emperor in every room")
+    expect(prompt).to_have_text("明保吗？（只有侍卫能明保）")
+    expect(prompt).to_have_attribute("title", re.compile("看不出谁是侍卫"))
+    no = page.get_by_test_id("decide-no")
+    expect(no).to_have_text("不明保")
+    expect(no).to_have_attribute("title", re.compile("侍卫可以明保"))
     assert not page.errors  # type: ignore[attr-defined]
