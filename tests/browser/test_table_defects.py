@@ -14,9 +14,9 @@ shows their last step's score screen), and one live hand the page's own socket p
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
-import os
 from typing import TYPE_CHECKING, Any
 
 import pytest
