@@ -22,6 +22,7 @@ from paiju.server.accounts import users as accounts
 from paiju.server.store import db
 from paiju.server.store.db import Store, migrate, session_id
 from paiju.server.store.records import check_store, stored_record
+from paiju.specs import spec as game_spec
 from paiju.versions import upgrade_options
 from test_store import db_url  # noqa: F401 - the fixture: SQLite and PostgreSQL
 
@@ -77,6 +78,13 @@ def test_export_then_import_gives_identical_replays(tmp_path: Path, db_url: str)
     source = f"sqlite:///{tmp_path / 'source.db'}"
     records = fill(source)
     assert all_records(source) == records
+    store = Store(source, checkpoints=False)  # a follow and a block (accounts/social.py) come along too
+    with store.engine.begin() as c:
+        ann = accounts.account_tx(c, "ann")["id"]
+        other = db.create_player_tx(c, "bob", None)["id"]
+        c.execute(db.follows.insert().values(follower_id=ann, followed_id=other, created_at=db.now()))
+        c.execute(db.blocks.insert().values(blocker_id=other, blocked_id=ann, created_at=db.now()))
+    store.close()
     dump = tmp_path / "hall.jsonl"
     r = runner.invoke(app, ["admin", "export", str(dump), "--db", source])
     assert r.exit_code == 0, r.output
@@ -101,7 +109,7 @@ def test_export_then_import_gives_identical_replays(tmp_path: Path, db_url: str)
     rid = a.all_rooms()[0]["id"]
     assert [p["points"] for p in b.room_penalties(rid)] == [3]
     # the account, its session, beans, results and ratings came along
-    for table in (db.sessions, db.ledger, db.results, db.ratings):
+    for table in (db.sessions, db.ledger, db.results, db.ratings, db.follows, db.blocks):
         kept = [col for col in table.c if not isinstance(col.type, DateTime)]  # times differ in kind, not value
         q = select(*kept).order_by(*table.primary_key.columns)
         rows = [s.read(lambda c, q=q: c.execute(q).all()) for s in (a, b)]
@@ -210,7 +218,10 @@ def test_migration_0002_resolves_the_options_of_hands_stored_before_it(tmp_path:
         (h,) = store.room_hands(f"room{i}")
         assert h["record_version"] == 1
         assert h["options"] == migration.resolved_v1(game, played_options[game])  # every option value, as played
-        assert upgrade_options(game, h["options"], 1) == played[game].record()["options"]
+        upgraded, recorded = upgrade_options(game, h["options"], 1), played[game].record()["options"]
+        assert {k: recorded[k] for k in upgraded} == upgraded
+        added = recorded.keys() - upgraded.keys()  # options added since: their defaults are the old rules
+        assert all(recorded[k] == game_spec(game).resolve_options()[k] for k in added), added
         assert stored_record(store, game, h) == played[game].record()
     store.close()
 

@@ -259,11 +259,12 @@ def test_whole_hand_with_the_seed_interaction(server: HallServer, page: Page) ->
     assert tally["hint → play"] + tally["hint → pass"] >= 1, tally
     assert tally["right-click play"] + tally["right-click pass"] >= 1, tally
     assert tally["Play button"] + tally["Pass button"] + tally["hint → play"] >= 1, tally
-    # the lobby lists the room with its five seats taken
+    # back to the lobby between hands stands Ann up (docs/decisions.md "Between hands"): the
+    # lobby lists the room with the four computer players' seats taken and hers free
     page.get_by_test_id("back").click()
     row = page.locator(f'[data-testid="room-row"][data-room-id="{room}"]')
     expect(row).to_be_visible()
-    expect(row).to_contain_text("5/5")
+    expect(row).to_contain_text("4/5")
     expect(page.get_by_test_id(f"join-{room}")).to_be_enabled()
     no_page_errors(page)
 

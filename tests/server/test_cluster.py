@@ -27,6 +27,7 @@ from .abuse_helpers import refused_connection
 from .cluster_harness import Cluster, Seat, missing
 from .harness import Client, Hall, sit_with_bots
 from .test_durability import keeps_playing, wait_until
+from .test_social import lobby_ids
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 FAILOVER = 5.0  # seconds a table may stand still when its worker dies
@@ -120,6 +121,26 @@ def test_twelve_tables_play_through_the_proxy_and_every_worker_lists_every_room(
         5,
         "a player whose tables are closed is offline",
     )
+
+
+def test_a_private_room_is_on_no_workers_lobby_and_its_code_finds_it(cluster: Cluster) -> None:
+    hall = cluster.hall
+    p = hall.login("private host")
+    public = hall.create_room(p, name="listed")
+    private = hall.create_room(p, {"private": True}, name="unlisted")
+    with hall.connect(public, p) as a, hall.connect(private, p) as b:  # both played, their entries published
+        a.until_update(lambda m: m["room"]["id"] == public)
+        b.until_update(lambda m: m["room"]["id"] == private)
+        code = hall.room(private)["code"]
+        for w in cluster.workers:  # straight to each worker: every page of its lobby
+
+            def listed(w=w) -> bool:
+                return public in lobby_ids(hall, w.url)
+
+            wait_until(listed, 5, f"the lobby of {w.url} lists the public room")
+            assert private not in lobby_ids(hall, w.url)
+        with hall.http() as c:  # the code through the proxy (not sent by a room's hash)
+            assert c.get(f"/api/codes/{code}").json() == {"room": private}
 
 
 def test_a_players_connections_are_counted_on_every_worker(cluster: Cluster) -> None:

@@ -14,6 +14,7 @@ import { mountLeaderboard, mountProfile } from "./profile.js";
 import { mountTable, requestAutoSit } from "./table.js";
 import { mountReplay, parseReplayHash } from "./replay.js";
 import { installRecordDrop } from "./replay/file.js";
+import { acceptInvite } from "./social.js";
 import { h, toast } from "./ui.js";
 
 const root = document.getElementById("app");
@@ -49,12 +50,12 @@ function navigate(hash) {
 
 /**
  * The page the address names.
- * @returns {{page: "room", id: string} | {page: "replay", where: any} | {page: "help", where: any} | {page: "player", id: number} | {page: "leaderboard"} | {page: "admin", section: string} | {page: "lobby"}}
+ * @returns {{page: "room", id: string, invite?: string} | {page: "replay", where: any} | {page: "help", where: any} | {page: "player", id: number} | {page: "leaderboard"} | {page: "admin", section: string} | {page: "lobby"}}
  */
 function parseRoute() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const m = hash.match(/^\/room\/([^/?#]+)/);
-  if (m) return { page: "room", id: decodeURIComponent(m[1]) };
+  if (m) return { page: "room", id: decodeURIComponent(m[1]), invite: (hash.match(/[?&]invite=([^&#]+)/) || [])[1] };
   const replay = parseReplayHash(hash);
   if (replay) return { page: "replay", where: replay };
   const help = parseHelpHash(hash);
@@ -85,7 +86,8 @@ async function route() {
     if (currentHash !== null && !currentHash.startsWith("#/replay/")) ctx.backHash = currentHash;
     currentHash = location.hash;
   }
-  if (r.page === "room") current = mountTable(root, r.id, ctx);
+  if (r.page === "room" && r.invite) acceptInvite(r.id, decodeURIComponent(r.invite)); // seated, then the table opens
+  else if (r.page === "room") current = mountTable(root, r.id, ctx);
   else if (r.page === "replay") current = mountReplay(root, r.where, ctx);
   else if (r.page === "help") current = mountHelp(root, r.where, ctx);
   else if (r.page === "player") current = mountProfile(root, r.id, ctx);

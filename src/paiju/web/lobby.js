@@ -9,6 +9,7 @@ import { t, label } from "./i18n.js";
 import { reasonText } from "./table/text.js";
 import { recordFileButton } from "./replay/file.js";
 import { normalizeGames, roomForm } from "./lobby/roomform.js";
+import { codeBox, friendsPanel } from "./lobby/friends.js";
 import { helpHash } from "./help/link.js";
 import { h, toast } from "./ui.js";
 
@@ -217,6 +218,7 @@ function roomRow(ctx, r) {
         h("span", { class: `chip status-${r.status}`, title: r.damaged || "" }, t("status_" + r.status)),
         beansChip(r),
         addressChip(r),
+        r.password ? h("span", { class: "chip lock-chip", "data-testid": `password-${r.id}`, title: t("room_password") }, t("room_locked")) : null,
         r.spectators ? h("span", { class: "muted" }, t("spectators_n", { n: r.spectators })) : null,
       ),
       h("div", { class: "room-seats muted" }, `${t("seats")} ${taken}/${total}` + (names.length ? " · " + names.join(", ") : "")),
@@ -275,8 +277,9 @@ export function mountLobby(root, ctx) {
       h(
         "main",
         { class: "lobby-main" },
-        h("section", { class: "panel rooms-panel" }, h("div", { class: "panel-head" }, h("h2", {}, t("rooms")), filter, refreshBtn, recordFileButton(ctx)), quickBar, roomList),
+        h("section", { class: "panel rooms-panel" }, h("div", { class: "panel-head" }, h("h2", {}, t("rooms")), filter, refreshBtn, codeBox(ctx), recordFileButton(ctx)), quickBar, roomList),
         h("section", { class: "panel create-panel" }, h("h2", {}, t("create_room")), formBox),
+        friendsPanel(),
       ),
     ),
   );

@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { t, label, getLang } from "./i18n.js";
 import { accountBar, errorText, logo } from "./lobby.js";
 import { askReport } from "./table/seatmenu.js";
+import { relationButtons } from "./social.js";
 import { h, toast } from "./ui.js";
 import { helpHash } from "./help/link.js";
 
@@ -136,6 +137,7 @@ export function mountProfile(root, id, ctx) {
       h("h1", { "data-testid": "profile-name" }, p.name, p.guest ? h("span", { class: "muted" }, " · " + t("guest")) : null),
       p.guest ? h("div", { class: "muted" }, t("guest_no_beans")) : h("div", { class: "beans big", "data-testid": "profile-beans" }, t("beans_n", { n: p.beans })),
       mine ? null : reportButton(p),
+      mine ? null : relationButtons(p.id), // 关注 / 拉黑 (social.js)
     );
     const rows = GAMES.map((g) => {
       const s = d.games[g];

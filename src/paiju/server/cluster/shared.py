@@ -124,6 +124,7 @@ class Shared:
         self._rooms: dict[str, bytes] = {}  # this worker's lobby entries as last sent
         self._games: dict[str, str] = {}  # room → its game (the lobby has an index per game)
         self._created: dict[str, float] = {}  # room → when it was made (the lobby's order)
+        self._private: set[str] = set()  # rooms in no lobby index (private rooms: by link or code)
         self._dirty: set[str] = set()
         self._gone: dict[str, str] = {}  # rooms no longer played here → their game
         self._second = 0  # the second the message counts are of
@@ -201,6 +202,7 @@ class Shared:
         if info is None:
             if self._rooms.pop(room, None) is not None:
                 self._gone[room] = self._games.pop(room, "")
+            self._private.discard(room)
             self._dirty.discard(room)
             return
         data = orjson.dumps(info)
@@ -208,6 +210,8 @@ class Shared:
             self._rooms[room] = data
             self._games[room] = info["game"]
             self._created[room] = float(info.get("created", 0.0))
+            if info.get("private"):
+                self._private.add(room)
             self._dirty.add(room)
             self._gone.pop(room, None)
 
@@ -215,6 +219,8 @@ class Shared:
         """Room entries and their places in the lobby's indexes (newest first by score)."""
         for r in rooms:
             pipe.set(_key("room", r), self._rooms[r], ex=ALIVE_FOR)
+            if r in self._private:  # a private room: its entry (for its own requests), in no lobby page
+                continue
             pipe.zadd(_key("lobby", "all"), {r: self._created[r]})
             pipe.zadd(_key("lobby", self._games[r]), {r: self._created[r]})
 

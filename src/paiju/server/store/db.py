@@ -94,6 +94,9 @@ rooms = Table(
     Column("created_by", Integer, ForeignKey("players.id"), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("barred", JSON, nullable=True),  # players an administrator kicked from the room: they may not sit again
+    Column("code", String(8), nullable=True, index=True),  # the short room code 房间号 it is found by
+    # private, the password's hash, the invitation token, reserved seats (tables/access.py): never sent as stored
+    Column("access", JSON, nullable=True),
 )
 
 hands = Table(
@@ -230,6 +233,24 @@ analyses = Table(
 )
 """复盘: the search bot's judgment of one seat's decisions in a finished hand (paiju.analysis),
 kept so that it is made once; a cache — dropping a row only means it is made again."""
+
+follows = Table(
+    "follows",
+    metadata,
+    Column("follower_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("followed_id", Integer, ForeignKey("players.id"), primary_key=True, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""关注: who follows whom (paiju.server.accounts.social)."""
+
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("blocker_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("blocked_id", Integer, ForeignKey("players.id"), primary_key=True, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""拉黑: the two never share a table and the blocker never sees the other's chat."""
 
 workers = Table(
     "workers",
@@ -393,6 +414,17 @@ def open_rooms_of_tx(c: Connection, pid: int) -> int:
         .where(rooms.c.created_by == pid, rooms.c.status.not_in(("closed", "archived")))
     )
     return int(c.execute(q).scalar_one())
+
+
+def room_by_code_tx(c: Connection, code: str) -> str | None:
+    """The open room with the short code ``code`` (the newest, should two open rooms share it)."""
+    q = (
+        select(rooms.c.id)
+        .where(rooms.c.code == code, rooms.c.status.not_in(("closed", "archived")), rooms.c.damaged.is_(None))
+        .order_by(rooms.c.created_at.desc())
+    )
+    row = c.execute(q).first()
+    return str(row.id) if row is not None else None
 
 
 def save_room_tx(c: Connection, rid: str, **values: Any) -> None:
@@ -654,10 +686,20 @@ class SeqGap(Exception):
 
 
 def room_row(
-    name: str, game: str, options: dict[str, Any], turn_timeout: float, num_seats: int, created_by: int | None
+    name: str,
+    game: str,
+    options: dict[str, Any],
+    turn_timeout: float,
+    num_seats: int,
+    created_by: int | None,
+    code: str | None = None,
+    access: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A new room's row (waiting, every seat empty)."""
+    """A new room's row (waiting, every seat empty); its ``code`` and ``access`` when given
+    (tables/access.py: the hall gives every new room both)."""
+    extra = {"code": code, "access": access} if code is not None or access is not None else {}
     return {
+        **extra,
         "id": new_room_id(),
         "name": name,
         "game": game,

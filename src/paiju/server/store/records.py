@@ -23,6 +23,8 @@ from paiju.registry import new_game
 from paiju.server.store.db import (
     Store,
     actions,
+    blocks,
+    follows,
     hands,
     ledger,
     penalties,
@@ -134,7 +136,14 @@ def export_lines(store: Store) -> Iterator[dict[str, Any]]:
             yield {"type": kind, **_jsonable(row)}
 
 
-LATER_TABLES = {"session": sessions, "ledger": ledger, "result": results, "rating": ratings}
+LATER_TABLES = {
+    "session": sessions,
+    "ledger": ledger,
+    "result": results,
+    "rating": ratings,
+    "follow": follows,
+    "block": blocks,
+}
 """Tables exported after the hands (format 2), each row as it is stored."""
 TIMES = ("created_at", "revoked_at", "updated_at")
 PLAYER_TIMES = ("created_at", "registered_at", "muted_until", "banned_until")

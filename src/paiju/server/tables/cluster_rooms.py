@@ -419,7 +419,7 @@ class Cluster:
                 rooms, total = await self.shared.lobby_page(offset, limit, game)
             except Exception as e:
                 self.shared.trouble("reading the lobby", e)
-                mine = [{**t.room_info(), "created": t.created} for t in self.hall.tables.values()]
+                mine = [{**t.room_info(), "created": t.created} for t in self.hall.tables.values() if t.listed]
                 rooms, total = self.shared.lobby_copy(offset, limit, game, mine)
                 stale = True
             else:

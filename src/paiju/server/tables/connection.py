@@ -43,6 +43,7 @@ class Conn:
     events_sent: int = 0  # how many of that hand's public events it has
     said: deque[float] = field(default_factory=deque)  # when it said something in the last minute
     session: str | None = None  # the stored id of the login session it was opened with (revocation.py)
+    blocked: set[int] = field(default_factory=set)  # players it blocked or who blocked it: not heard (access.py)
     farewell: str | None = None  # the last message, sent as the hall closes it: why (kicked, logged out …)
 
     def send(self, msg: dict[str, Any] | str) -> None:

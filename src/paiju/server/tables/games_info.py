@@ -16,6 +16,12 @@ HALL_OPTIONS: list[dict[str, Any]] = [
         "help": "记牌器: each seated player sees how many cards of each rank are still unseen by them",
     },
     {"name": "chat", "type": "bool", "default": False, "help": "free text chat at the table (quick phrases always)"},
+    {
+        "name": "private",
+        "type": "bool",
+        "default": False,
+        "help": "私人房间: not in the lobby; friends come by its link or its room code",
+    },
     # beans 游戏豆 (settlement.py): they move between accounts only
     {
         "name": "bean_multiplier",

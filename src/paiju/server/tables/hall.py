@@ -30,6 +30,7 @@ from paiju.server.accounts.settlement import BeanSettings
 from paiju.server.store import db
 from paiju.server.store.db import Store
 from paiju.server.store.writer import Fenced, StoreUnavailable, Write, Writer
+from paiju.server.tables.access import new_access, new_code
 from paiju.server.tables.analysis_jobs import Analyses, AnalysisSettings
 from paiju.server.tables.bot_pool import BotPool
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
@@ -48,6 +49,7 @@ RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable d
 RECORDS_CACHED = 256  # finished hands' records kept encoded
 FRAMES_CACHED = 32  # finished hands' replay frames kept gzipped (a few to tens of KB each)
 SWEEP_EVERY = 30.0  # seconds between looks for idle rooms
+MAX_LOOKED = 200  # lobby entries read to find where friends sit (a worker of a cluster)
 CLOSED = ("closed", "archived")  # stored statuses of rooms no longer loaded (archived: its hands are read)
 log = logging.getLogger("paiju.hall")
 
@@ -229,7 +231,12 @@ class Hall:
         return result
 
     async def _heard(self, msg: dict[str, Any]) -> None:
-        """A message on the cluster's bus: an order for a room this worker plays, or sessions ended."""
+        """A message on the cluster's bus: an order for a room this worker plays, a block, or sessions ended."""
+        if msg.get("kind") == "block":
+            a, b = msg.get("player"), msg.get("other")
+            if isinstance(a, int) and isinstance(b, int):
+                self._blocked_here(a, b, bool(msg.get("on")))
+            return
         if msg.get("kind") != "order":
             await self.revocation.heard(msg)
             return
@@ -289,6 +296,44 @@ class Hall:
         return False
 
     # ------------------------------------------------------------------ players
+    async def blocks_changed(self, pid: int, other: int, on: bool) -> None:
+        """``pid`` blocked ``other`` (or unblocked): the open connections of both hear the
+        other no more (or again), on every worker of a cluster."""
+        if self.cluster is not None and await self.cluster.shared.publish(
+            {"kind": "block", "player": pid, "other": other, "on": on}
+        ):
+            return  # the bus tells this worker too
+        self._blocked_here(pid, other, on)
+
+    def _blocked_here(self, pid: int, other: int, on: bool) -> None:
+        for table in self.tables.values():
+            for conn in table.conns:
+                mine, theirs = conn.player["id"] == pid, conn.player["id"] == other
+                if mine or theirs:
+                    who = other if mine else pid
+                    conn.blocked.add(who) if on else conn.blocked.discard(who)
+
+    async def where_is(self, pids: list[int]) -> dict[int, dict[str, Any]]:
+        """The listed table each of ``pids`` sits at, ``{"id", "name", "game"}`` (a private
+        room is never told): this process's tables, and on a worker the cluster's lobby's
+        first page of ``MAX_LOOKED`` rooms (a friend at a room further down shows as online only)."""
+        found: dict[int, dict[str, Any]] = {}
+        wanted = set(pids)
+        rooms: list[dict[str, Any]] = [t.room_info() for t in self.tables.values() if t.listed]
+        if self.cluster is not None:
+            try:
+                page, _total, _stale = await self.cluster.lobby_page(0, MAX_LOOKED, None)
+                rooms += page
+            except Exception as e:
+                self.cluster.shared.trouble("reading the lobby", e)
+        for room in rooms:
+            if room.get("private"):
+                continue
+            for s in room["seats"]:
+                if s["player_id"] in wanted and s["player_id"] not in found:
+                    found[s["player_id"]] = {"id": room["id"], "name": room["name"], "game": room["game"]}
+        return found
+
     def player_names(self, ids: list[int]) -> dict[int, str]:
         """Names of seated players (known from start-up, logins and connections)."""
         return {i: self._names[i] for i in ids if i in self._names}
@@ -319,7 +364,7 @@ class Hall:
         now = time.monotonic()
         stamp, rooms = self._lobby
         if now - stamp >= self.limits.lobby_refresh:
-            rooms = [t.room_info() for t in reversed(self.tables.values())]
+            rooms = [t.room_info() for t in reversed(self.tables.values()) if t.listed]  # private: by link or code
             self._lobby = (now, rooms)
         return rooms
 
@@ -410,6 +455,7 @@ class Hall:
             for t in self.tables.values()
             if t.game_name == game
             and not t.damaged
+            and t.open_to_all
             and t.status == "waiting"
             and any(s["player"] is None and s["bot"] is None for s in t.seats)
             and any(s["player"] is not None or s["bot"] is not None for s in t.seats)
@@ -438,7 +484,11 @@ class Hall:
         created_by: int | None,
         *,
         check_rate: bool = True,
+        password_hash: str | None = None,
+        reserved: dict[int, int] | None = None,
     ) -> Table:
+        """A new room; its access (tables/access.py): the ``private`` option, the password's
+        hash, the seats ``reserved`` for players (seat → player id)."""
         if game not in GAMES:
             raise IllegalAction(f"unknown game {game!r}; games are {', '.join(GAMES)}", "unknown_game", game=game)
         cls: Any = game_class(game)
@@ -475,7 +525,12 @@ class Hall:
                 raise IllegalAction(f"too many new rooms: at most {per} a minute", "rooms_too_fast", count=per)
         name = " ".join((name or "").split())[:64] or f"{game} room"
         check_value(name, "the room's name")
-        row = db.room_row(name, game, options, turn_timeout, probe.num_players, created_by)
+        bad = [seat for seat in reserved or {} if not 0 <= seat < probe.num_players]
+        if bad:
+            last = probe.num_players - 1
+            raise IllegalAction(f"there is no seat {bad[0]}: seats are 0-{last}", "no_such_seat", seat=bad[0])
+        access = new_access(bool(hall_options["private"]), password_hash, reserved or {})
+        row = db.room_row(name, game, options, turn_timeout, probe.num_players, created_by, new_code(), access)
         owner = self.cluster.worker if self.cluster is not None else None
         await self.write(Write(run=lambda c: db.create_room_tx(c, row, owner)))
         table = Table(self, row)

@@ -29,6 +29,7 @@ from paiju.server.accounts import profile, settlement
 from paiju.server.store import db
 from paiju.server.store.records import DamagedHand, replay_stored
 from paiju.server.store.writer import Fenced, StoreError, StoreUnavailable, Write
+from paiju.server.tables.access import TableAccess, blocked_refusal, seat_refusal
 from paiju.server.tables.autoplay import BOT_LEVELS, TableAutoplay
 from paiju.server.tables.connection import UNEXPECTED, Conn, encode, log, unexpected
 from paiju.server.tables.deal import deal_stage, is_declaration
@@ -115,7 +116,7 @@ def next_options(
     return dict(prev.next_hand_options())
 
 
-class Table(TableUpdates, TableAutoplay, TableModeration):
+class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
     """A room: its seats, its match so far and the hand being played."""
 
     def __init__(self, hall: TableHost, row: dict[str, Any]) -> None:
@@ -136,6 +137,9 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         self.damaged: str | None = row.get("damaged")  # why the room is set aside
         self.created_by: int | None = row.get("created_by")
         self.barred: set[int] = set(row.get("barred") or [])  # kicked by an administrator: may not sit here again
+        self.access: dict[str, Any] = dict(row.get("access") or {})  # private, password, invitation (access.py)
+        self.code: str | None = row.get("code")
+        self.admitted: set[int] = set()  # let in by the password or an invitation (access.py)
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # the last lines said (reports keep them)
         created = row.get("created_at")
         self.created: float = created.timestamp() if created is not None else time.time()  # the lobby's order
@@ -430,6 +434,13 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
         s = self.seats[seat]
         if s["player"] is not None or s["bot"] is not None:
             raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
+        refusal = seat_refusal(self.access, seat, conn.player["id"])
+        if refusal is not None:
+            raise refusal
+        if not self.may_enter(conn.player["id"]):
+            raise IllegalAction("this room has a password", "room_password")
+        if await self.blocked_here(conn.player["id"]):
+            raise blocked_refusal()
         self._check_entry(await self._read_standing(conn.player), conn.address)
         if self.seats[seat]["player"] is not None or self.seats[seat]["bot"] is not None:  # taken while we read
             raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
@@ -469,6 +480,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
                 raise IllegalAction(f"bot level must be one of {levels}", "bad_bot_level", levels=levels)
             if s["player"] is not None or (s["bot"] is not None and self.status == "playing"):
                 raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
+            if self.access.get("reserved", {}).get(str(seat)) is not None:
+                raise IllegalAction(f"seat {seat} is reserved for another player", "seat_reserved", seat=seat)
         await self._save_seats(self._seats_with(seat, bot=level))
         self._bots.pop(seat, None)
         self._broadcast()
@@ -572,14 +585,18 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             seat = self.seat_of(pid)
             if seat is None and self.status in ("waiting", "between") and not self.damaged and pid not in self.barred:
                 beans = await self._read_standing({"id": pid})
-                free = self._empty_seats()
+                blocked = await self.blocked_here(pid)
+                free = [i for i in self._empty_seats() if seat_refusal(self.access, i, pid) is None]
+                free.sort(key=lambda i: self.access.get("reserved", {}).get(str(i)) != pid)  # his reserved seat first
                 if not free or self.seat_of(pid) is not None:
                     done.set_result(self.seat_of(pid))
                     return
                 try:
                     self._check_entry(beans, address)
+                    if blocked:
+                        raise blocked_refusal()
                 except IllegalAction:
-                    done.set_result(None)  # beans short or an address seated here: quick start looks further
+                    done.set_result(None)  # beans short, an address or a blocked player here: quick start looks further
                     return
                 seat = free[0]
                 seats = self._seats_with(seat, player=pid, own=1, addr=address_mark(address), **FRESH_SEAT)
@@ -639,7 +656,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration):
             }
         )
         for c in list(self.conns):
-            c.send(out)
+            if self.hears(c, conn):  # blocked players never see one another's words (access.py)
+                c.send(out)
 
     def _playing(self) -> Game:
         game = self.game

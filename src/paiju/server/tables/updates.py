@@ -65,6 +65,8 @@ class TableUpdates:
 
         def _watch_ready(self) -> None: ...
 
+        def access_info(self) -> dict[str, Any]: ...
+
     def room_info(self) -> dict[str, Any]:
         names = self.hall.player_names([s["player"] for s in self.seats if s["player"] is not None])
         connected = {c.player["id"] for c in self.conns}
@@ -110,6 +112,7 @@ class TableUpdates:
             "card_tracker": self.room_options["card_tracker"],
             "chat": self.room_options["chat"],
             "beans": {**{k: self.room_options[k] for k in BEAN_OPTIONS}, "hand_cost": self.hand_cost},
+            **self.access_info(),  # private, password (a flag), code, reserved seats (access.py)
         }
 
     def _hands_named(self) -> list[dict[str, Any]]:

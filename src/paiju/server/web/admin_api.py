@@ -203,7 +203,7 @@ class AdminApi:
         if h.cluster is not None:
             rooms, total, stale = await h.cluster.lobby_page(0, MAX_PAGE, None)
         else:
-            rooms, stale = h.lobby(), False
+            rooms, stale = [t.room_info() for t in reversed(h.tables.values())], False  # private rooms too
             total = len(rooms)
         return JSONResponse({"rooms": rooms, "total": total, "stale": stale})
 

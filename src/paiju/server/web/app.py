@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from paiju.errors import REASONS, IllegalAction
 from paiju.registry import GAMES
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
-from paiju.server.accounts import moderation, profile, settlement
+from paiju.server.accounts import moderation, profile, settlement, social
 from paiju.server.accounts import users as accounts
 from paiju.server.accounts.settlement import BeanSettings
 from paiju.server.cluster.shared import RedisUnavailable
@@ -57,6 +57,7 @@ from paiju.server.web.answers import refuse as _refuse
 from paiju.server.web.answers import request_token as _token
 from paiju.server.web.origin import OriginPolicy, SecurityHeaders
 from paiju.server.web.protocol import ProtocolError, parse_client_message
+from paiju.server.web.social_api import SocialApi
 
 log = logging.getLogger("paiju.app")
 
@@ -129,6 +130,8 @@ def create_app(
         why = policy.refuses(req.headers)
         if why:
             raise HttpError(403, why)
+
+    social_api = SocialApi(hall, me, same_origin, limits.body_bytes)  # friends, blocks, private rooms
 
     async def index(req: Request) -> Response:
         return FileResponse(WEB / "index.html")
@@ -394,7 +397,10 @@ def create_app(
             name, game = body.get("name") or "", body.get("game") or "baohuang"
             if not isinstance(name, str) or not isinstance(game, str):
                 raise IllegalAction("name and game must be text", "bad_value", where="name and game")
-            table = await hall().create_room(name, game, dict(options), float(timeout), p["id"])
+            password_hash, reserved = await social_api.room_access(body)
+            table = await hall().create_room(
+                name, game, dict(options), float(timeout), p["id"], password_hash=password_hash, reserved=reserved
+            )
         except IllegalAction as e:
             return _error(str(e), e=e)
         except (TypeError, ValueError, OverflowError) as e:
@@ -614,6 +620,14 @@ def create_app(
         if table.damaged:
             await refuse(ws, f"this room is set aside as damaged: {table.damaged}", 4410, "room_damaged")
             return
+        if not table.may_enter(player["id"]):  # a password room: POST /api/rooms/{id}/join first
+            await refuse(ws, "this room has a password", 4423, "room_password")
+            return
+        try:
+            blocked = await asyncio.to_thread(hall().store.read, social.blocked_ids_tx, player["id"])
+        except SQLAlchemyError:
+            await refuse(ws, UNAVAILABLE, 1013, "unavailable")
+            return
         address = _address(ws)
         too_many = await hall().connect(player["id"], address)
         if too_many:
@@ -623,6 +637,7 @@ def create_app(
         hall().remember(player["id"], player["name"])
         who = {"id": player["id"], "name": player["name"], "muted_until": player.get("muted_until")}
         conn = Conn(ws, who, address=address, budget=limits.outbox_bytes, session=db.session_id(player["token"]))
+        conn.blocked = blocked
         writer = asyncio.create_task(conn.writer())
         reader = asyncio.create_task(read_messages(ws, conn, table))
         kicked = asyncio.create_task(conn.kicked.wait())
@@ -725,6 +740,7 @@ def create_app(
         Route("/api/rooms/{room}/hands/{number:int}/analysis", api_analysis, methods=["GET", "POST"]),
         Route("/api/replay", api_replay, methods=["POST"]),
         *AdminApi(hall, me, same_origin, limits.body_bytes).routes(),
+        *social_api.routes(),
         WebSocketRoute("/ws/{room}", ws_table),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]

@@ -261,6 +261,23 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                     },
                     "card_tracker": {"type": "boolean", "description": "room option: the 记牌器 is shown"},
                     "chat": {"type": "boolean", "description": "room option: free text chat is on"},
+                    "private": {
+                        "type": "boolean",
+                        "description": "room option 私人房间: in no lobby page, reached by its link or code",
+                    },
+                    "password": {
+                        "type": "boolean",
+                        "description": "the room has a password (never the password nor its hash)",
+                    },
+                    "code": {
+                        "type": ["string", "null"],
+                        "description": "the short room code 房间号 (GET /api/codes/{code}); null: made before codes",
+                    },
+                    "reserved": {
+                        "type": "array",
+                        "items": {"type": ["integer", "null"]},
+                        "description": "per seat: the player id it is reserved for (null: anybody's)",
+                    },
                     "beans": {
                         "type": "object",
                         "description": "the room's bean options: bean_multiplier 房间倍数, table_multiplier, "

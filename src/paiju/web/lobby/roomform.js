@@ -166,6 +166,8 @@ export function roomForm(ctx, games) {
     fillOptions();
   });
   presetSelect.addEventListener("change", fillOptions);
+  const passwordInput = /** @type {HTMLInputElement} */ (h("input", { type: "password", maxLength: 32, autocomplete: "off", "data-testid": "room-password-new" }));
+  const reserveInput = /** @type {HTMLInputElement} */ (h("input", { type: "text", maxLength: 120, placeholder: t("reserve_hint"), "data-testid": "room-reserve" }));
   // the preset and every option changed from it: what the room is made with
   const chosen = () => {
     const g = game();
@@ -194,6 +196,9 @@ export function roomForm(ctx, games) {
     const spec = { name: nameInput.value.trim() || t("default_room_name", { name: ctx.player.name }), game: g.name, options };
     const tt = Number(timeoutInput.value);
     if (Number.isFinite(tt) && tt > 0) spec.turn_timeout = tt;
+    if (passwordInput.value) spec.password = passwordInput.value; // hashed by the hall, never shown
+    const friends = reserveInput.value.split(/[,，\s]+/).filter(Boolean);
+    if (friends.length) spec.reserved = Object.fromEntries(friends.map((who, i) => [String(i + 1), who])); // seats after the creator's
     createBtn.disabled = true;
     try {
       const id = await api.createRoom(spec);
@@ -209,6 +214,8 @@ export function roomForm(ctx, games) {
     presetRow,
     h("div", { class: "opt form-help" }, rulesLink),
     h("label", { class: "opt" }, h("span", { class: "opt-label" }, t("turn_timeout")), timeoutInput),
+    h("label", { class: "opt", title: t("help.room_password") }, h("span", { class: "opt-label" }, t("room_password")), passwordInput),
+    h("label", { class: "opt wide", title: t("help.reserve") }, h("span", { class: "opt-label" }, t("reserve")), reserveInput),
     details,
     h("div", { class: "form-actions" }, createBtn),
   );

@@ -7,6 +7,7 @@
 import { t } from "../i18n.js";
 import { PHRASES, EMOTES, saidText } from "../phrases.js";
 import { h, toast } from "../ui.js";
+import { isMuted } from "../social.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -53,6 +54,8 @@ export function phrasesPanel(tb) {
  */
 export function onSaid(tb, msg) {
   const { S } = tb;
+  const seat = Number.isInteger(msg.seat) ? tb.room().seats[msg.seat] : null;
+  if (seat && isMuted(tb.roomId, seat.player_id)) return; // muted at this table (social.js)
   S.said.push(msg);
   if (S.said.length > 100) S.said.shift();
   if (Number.isInteger(msg.seat)) {

@@ -8,6 +8,7 @@
 import { t } from "../i18n.js";
 import { formBox } from "../dialog.js";
 import { h, confirmBox, toast } from "../ui.js";
+import { block, follow, isMuted, toggleMute } from "../social.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -69,6 +70,12 @@ function openMenu(tb, s) {
       },
     }, text);
   const items = [item(`report-${s}`, t("report"), () => reportSeat(tb, s))];
+  const pid = tb.room().seats[s] && tb.room().seats[s].player_id;
+  if (Number.isInteger(pid)) {  // 关注, 拉黑 (accounts), and this table's mute of his chat (social.js)
+    items.push(item(`follow-${s}`, t("follow"), () => follow(pid, true)));
+    items.push(item(`block-${s}`, t("block"), () => block(pid, true)));
+    items.push(item(`mute-${s}`, t(isMuted(tb.roomId, pid) ? "unmute_chat" : "mute_chat"), () => toggleMute(tb.roomId, pid)));
+  }
   if (isOwner(tb) && !tb.playing()) items.push(item(`unseat-${s}`, t("unseat"), () => unseatSeat(tb, s)));
   items.push(item("seat-menu-cancel", t("cancel"), () => {}));
   const overlay = h(

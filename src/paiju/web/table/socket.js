@@ -7,6 +7,7 @@ import * as api from "../api.js";
 import { t } from "../i18n.js";
 import { toast } from "../ui.js";
 import { CLOSE_CODES, onClosed } from "./closed.js";
+import { askPassword } from "../social.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -102,6 +103,11 @@ export function connect(tb, onMessage, onNotFound) {
     clearInterval(S.pingTimer);
     if (S.destroyed) return;
     if (ev.code === 1012 && !S.closeWhy) S.closeWhy = "room_moved";
+    if (ev.code === 4423) {  // a password room (social.js asks for it, then opens the table again)
+      S.destroyed = true;
+      askPassword(tb.roomId, ctx);
+      return;
+    }
     if (ev.code === 4404 || ev.code === 4004) {
       onNotFound();
       return;
