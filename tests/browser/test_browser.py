@@ -217,7 +217,7 @@ class Person(Player):
     def check_scores(self) -> list[int]:
         points = super().check_scores()
         rows = self.page.locator('[data-testid="scores"] tbody tr[data-seat]')
-        standings = [int(r.locator("td").nth(4).inner_text()) for r in rows.all()]
+        standings = [int(r.locator("td").last.inner_text()) for r in rows.all()]
         assert standings == points, "after the first hand the standings are that hand's points"
         return points
 
