@@ -119,14 +119,16 @@ export function previousTrick(v, game) {
   return prev;
 }
 
-// The running score by hand: one row per hand of the room, a column per seat.
+// The running score by hand: one row per hand of the room, a column per seat; with `link`,
+// each hand's number is a link to its replay 牌谱回放.
 /**
  * @param {any[]} hands the room's hands
  * @param {number} n seats
  * @param {(s: number) => string} seatName
+ * @param {((num: number) => string) | null} [link] the replay's address of hand `num`
  * @returns {HTMLElement | null}
  */
-export function scoreRows(hands, n, seatName) {
+export function scoreRows(hands, n, seatName, link = null) {
   if (!hands || !hands.length) return null;
   const rowOf = (hd) => (Array.isArray(hd) ? hd : hd && (hd.scores || hd.points)) || [];
   const head = h("tr", {}, h("th", {}, "#"), ...[...Array(n).keys()].map((s) => h("th", {}, seatName(s))));
@@ -134,8 +136,10 @@ export function scoreRows(hands, n, seatName) {
   const body = hands.map((hd, i) => {
     const pts = rowOf(hd).slice(0, n);
     pts.forEach((x, s) => (totals[s] += Number(x) || 0));
-    const num = String((hd && (hd.number || hd.hand)) || i + 1) + (hd && hd.scored === false ? " *" : "");
-    return h("tr", { "data-testid": "log-hand" }, h("td", {}, num), ...pts.map((x) => h("td", { class: "num" }, String(x))));
+    const number = (hd && (hd.number || hd.hand)) || i + 1;
+    const num = String(number) + (hd && hd.scored === false ? " *" : "");
+    const cell = link ? h("a", { href: link(number), "data-testid": "log-replay", "data-hand": String(number), title: t("replay_open") }, num) : num;
+    return h("tr", { "data-testid": "log-hand" }, h("td", {}, cell), ...pts.map((x) => h("td", { class: "num" }, String(x))));
   });
   const sum = h("tr", { class: "total" }, h("td", {}, "Σ"), ...totals.map((x) => h("td", { class: "num" }, String(x))));
   return h("table", { class: "scores-table log-scores", "data-testid": "log-scores" }, h("thead", {}, head), h("tbody", {}, ...body, sum));

@@ -23,6 +23,19 @@ from paiju.server.tables.host import TableHost
 BOT_LEVELS = ("hosted", "normal", "strong", "strongest")  # what a seat's computer player may be
 BOT_FOR_LEVEL = {"hosted": None, "normal": "greedy", "strong": "heuristic", "strongest": "heuristic"}
 THINKING = object()  # _auto_action's answer while the bot pool thinks: the pool's answer posts the move
+FIRST_TURN_FACTOR = 2  # a person's first turn of their first hand in the room: twice the clock (docs/decisions.md)
+
+
+def first_turn(
+    pid: int | None, hands: list[dict[str, Any]], firsts: dict[int, tuple[int, int]], key: tuple[int, int]
+) -> bool:
+    """Whether the turn ``key`` (hands done, turn) is person ``pid``'s first turn in the room:
+    no finished hand here was played by ``pid`` and ``firsts`` (pid → the key of its first
+    turn, filled here) names no other turn. A hand from before the hall kept who played
+    counts as not played by ``pid``."""
+    if pid is None or any(pid in (h.get("players") or ()) for h in hands):
+        return False
+    return firsts.setdefault(pid, key) == key
 
 
 class TableAutoplay:
@@ -45,6 +58,7 @@ class TableAutoplay:
     _queued: dict[int, tuple[str, Any]]
     _timer: asyncio.TimerHandle | None
     _deadline: float | None
+    _first_turns: dict[int, tuple[int, int]]  # person → (hands done, turn) of their first turn here
     _question: Question | None = None  # the last decision a 最强 seat was asked (one turn at a time)
 
     if TYPE_CHECKING:  # Table's own methods these call
@@ -62,7 +76,8 @@ class TableAutoplay:
 
     def _schedule(self) -> None:
         """Arm the timer for whoever is to act: a bot or hosted seat soon, a person at the
-        room's turn timeout (then 托管 takes over). Nothing while the table waits for the
+        room's turn timeout (then 托管 takes over; ×FIRST_TURN_FACTOR on the person's first
+        turn in the room: a newcomer reads 44 cards before he plays). Nothing while the table waits for the
         store or is set aside."""
         if self._timer is not None:
             self._timer.cancel()
@@ -91,8 +106,11 @@ class TableAutoplay:
             self._timer = loop.call_later(self.hall.bot_delay, self.post, ("auto", *key))
             self._think(seat, key)  # a 最强 seat searches during the bot's delay
         else:
-            self._deadline = loop.time() + self.turn_timeout
-            self._timer = loop.call_later(self.turn_timeout, self.post, ("timeout", *key))
+            wait = self.turn_timeout
+            if first_turn(s["player"], self.hands, self._first_turns, key):
+                wait *= FIRST_TURN_FACTOR
+            self._deadline = loop.time() + wait
+            self._timer = loop.call_later(wait, self.post, ("timeout", *key))
 
     async def _tick(self, kind: str, hands_done: int, turn: int) -> None:
         game = self.game

@@ -98,6 +98,24 @@ def person_standings(
     return out
 
 
+def next_options(
+    prev: Game | None, engine_options: dict[str, Any], hands: list[dict[str, Any]], penalties: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The engine options of the next hand: what the hand just played passes on (Shengji's
+    levels and declarer, Shuangkou's first lead …), or the room's own for a new match — after
+    a won match, and after an unscored hand (every person on 托管: it counts 0, levels
+    included, and the table was dissolved)."""
+    options = dict(engine_options)
+    if prev is None or not prev.is_over or not hasattr(prev, "next_hand_options"):
+        return options
+    if getattr(prev, "match_over", False) or (hands and hands[-1].get("scored") is False):
+        return options
+    left = any(p["hand_number"] == len(hands) and p["reason"] in ("leave", "away", "kicked") for p in penalties)
+    if left and "abnormal" in inspect.signature(prev.next_hand_options).parameters:
+        return dict(prev.next_hand_options(abnormal=True))  # Shuangkou: a random first lead
+    return dict(prev.next_hand_options())
+
+
 class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
     """A room: its seats, its match so far and the hand being played."""
 
@@ -139,6 +157,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         self._broadcast_failed = False
         self._timer: asyncio.TimerHandle | None = None
         self._deadline: float | None = None
+        self._first_turns: dict[int, tuple[int, int]] = {}  # a person's first turn here (autoplay.py)
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, Any] = {}
         self.hosted_policy = game_spec(self.game_name).hosted_action
@@ -834,18 +853,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         here is unseated first (no hand then)."""
         if await self._unseat_short():
             return
-        prev = self.game
-        options = dict(self.engine_options)
-        if prev is not None and prev.is_over and hasattr(prev, "next_hand_options"):
-            if not getattr(prev, "match_over", False):  # a won match (Shengji) starts a new one
-                left = any(
-                    p["hand_number"] == len(self.hands) and p["reason"] in ("leave", "away", "kicked")
-                    for p in self.penalties
-                )
-                if left and "abnormal" in inspect.signature(prev.next_hand_options).parameters:
-                    options = prev.next_hand_options(abnormal=True)  # Shuangkou: a random first lead
-                else:
-                    options = prev.next_hand_options()
+        options = next_options(self.game, self.engine_options, self.hands, self.penalties)
         seed = new_seed()
         game = new_game(self.game_name, seed=seed, **options)
         seats = [{**s, **FRESH_SEAT} for s in self.seats]

@@ -9,7 +9,7 @@ import * as C from "../cards.js";
 import { t } from "../i18n.js";
 import { h, confirmBox } from "../ui.js";
 import { centreTail, chip } from "../table/centre.js";
-import { factorChip, handsLeft, resultLine, scoresFrame, shownScores } from "../table/scores.js";
+import { beansCell, factorChip, handsLeft, resultLine, scoresFrame, shownScores } from "../table/scores.js";
 import { sendCheck } from "../table/selection.js";
 import { actionLabel, cardLabel, cardSpan } from "../table/text.js";
 
@@ -123,13 +123,17 @@ export function centre(tb, box, v, tricks) {
  * @param {string[]} acts the legal actions
  */
 export function decisions(tb, prompt, buttons, v, acts) {
-  prompt.append(t("prompt_" + v.step));
+  // 明保: every seat but the emperor's is asked, so that nobody learns who the guard is by
+  // who was asked; only the guard may reveal — the prompt says so to every seat
+  const help = v.step === "reveal" ? t("reveal_help") : null;
+  prompt.append(help ? h("span", { class: "has-help", title: help, "data-testid": "reveal-prompt" }, t("prompt_reveal")) : t("prompt_" + v.step));
   if (v.step === "emperor" && v.attached_cards && v.attached_cards.length) {
     prompt.append(h("span", { class: "attached" }, " · " + t("attached_cards") + ": "), C.playElement(v.attached_cards.join(" "), { size: "mini" }));
   }
   for (const a of acts) {
     const word = a.split(" ")[0];
-    const b = h("button", { class: "decide" + (["no", "abdicate"].includes(word) ? "" : " primary"), "data-testid": "decide-" + a.replace(/ /g, "_") });
+    const attrs = { class: "decide" + (["no", "abdicate"].includes(word) ? "" : " primary"), "data-testid": "decide-" + a.replace(/ /g, "_") };
+    const b = h("button", help ? { ...attrs, title: help } : attrs);
     const arg = a.split(" ")[1];
     if (arg && (word === "call" || word === "take")) {
       b.append(word === "call" ? t("called") + " " : t("step_tribute") + " ", cardSpan(arg));
@@ -201,6 +205,7 @@ export function scores(tb, v) {
         h("td", {}, role ? t("role_" + role) + ((v.rebels_declared || []).includes(s) ? " · " + t("role_hoe") : "") : "?"),
         h("td", {}, p ? t("place_" + p) : "—"),
         h("td", { class: "num " + (pts > 0 ? "pos" : pts < 0 ? "neg" : "") }, pts === null || pts === undefined ? "" : (pts > 0 ? "+" : "") + pts),
+        beansCell(tb, s),
         h("td", { class: "num" }, total === null || total === undefined ? "" : String(total)),
       ),
     );
@@ -221,12 +226,25 @@ export function scores(tb, v) {
     h(
       "table",
       { class: "scores-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("role")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("standings")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("role")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("beans_col")), h("th", {}, t("standings")))),
       h("tbody", {}, ...rows),
     ),
     scoreDetail(v),
     handsLeft(tb, v),
   );
+}
+
+/**
+ * Where the base number comes from: a pair's 6 − (emperor's place + guard's place), a
+ * solo's place of the emperor (score_detail.places).
+ * @param {any} d score_detail
+ * @returns {string}
+ */
+function baseWhy(d) {
+  const p = d.places || {};
+  if (!Number.isInteger(p.emperor)) return "";
+  if (d.kind === "pair" && Number.isInteger(p.guard)) return " = " + t("sd_base_pair", { e: p.emperor, g: p.guard });
+  return " · " + t("sd_base_solo", { e: p.emperor });
 }
 
 /**
@@ -243,13 +261,14 @@ function scoreDetail(v) {
     /** @type {Record<string, string>} */
     const kinds = { pair: t("sd_pair"), open_solo: t("open_solo"), hidden_solo: t("hidden_solo") };
     const kind = kinds[d.kind] || d.kind;
-    box.append(factorChip(d.kind || "base", t("sd_base", { kind, n: d.base ?? "?" })));
+    box.append(factorChip(d.kind || "base", t("sd_base", { kind, n: d.base ?? "?" }) + baseWhy(d)));
     for (const f of d.factors || []) {
       const key = "factor_" + f.name;
       const name = t(key) === key ? f.name : t(key);
       box.append(factorChip(f.name, `${name} ×${f.factor}`));
     }
     if (d.multiplier !== undefined) box.append(h("b", { "data-testid": "multiplier-total" }, `= ×${d.multiplier}`));
+    if (d.base === 0) box.append(h("span", { class: "small-text", "data-testid": "base-zero" }, t("sd_base_zero")));
     if (d.kick_split) box.append(h("span", { class: "muted small-text" }, t("sd_kick_split")));
     return box;
   }

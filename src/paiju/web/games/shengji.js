@@ -11,7 +11,7 @@ import { t } from "../i18n.js";
 import { h } from "../ui.js";
 import { centreTail } from "../table/centre.js";
 import { showMessage } from "../table/message.js";
-import { factorChip, handsLeft, resultLine, scoresFrame, seatRows } from "../table/scores.js";
+import { factorChip, handsLeft, resultLine, scoresFrame, seatRows, unscored } from "../table/scores.js";
 import { AUTO_NO_KEY } from "../table/state.js";
 import { cardsSpan } from "../table/text.js";
 import * as G from "./rules.js";
@@ -275,7 +275,7 @@ function centreProgress(tb, box, v) {
   if (v.phase === "bury") {
     const k = (v.buried || []).length;
     if (v.buried) box.append(h("div", { class: "muted small-text", "data-testid": "bury-progress" }, t("buried_progress", { k, n: v.kitty_size })));
-    else box.append(h("div", { class: "muted small-text" }, t("waiting_bury", { name: tb.seatName(v.declarer) })));
+    else box.append(h("div", { class: "waiting muted small-text", "data-testid": "waiting" }, t("waiting_bury", { name: tb.seatName(v.declarer) })));
   }
   if (v.phase === "play" || v.phase === "over") {
     const pts = (v.defender_points || 0) + (v.penalty_points || 0);
@@ -321,7 +321,7 @@ export function scores(tb, v) {
   const table = h(
     "table",
     { class: "scores-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("team")), h("th", {}, t("role")), h("th", {}, t("level_change")), h("th", {}, t("standings")))),
+    h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("team")), h("th", {}, t("role")), h("th", {}, t("level_change")), h("th", {}, t("beans_col")), h("th", {}, t("standings")))),
     h("tbody", {}, ...rows),
   );
   return scoresFrame(tb, resultLine(tb, v, teamSide), table, ...outcomeLines(tb, v, res), scoreDetail(tb, v), handsLeft(tb, v));
@@ -335,14 +335,18 @@ export function scores(tb, v) {
  * @returns {(HTMLElement | null)[]}
  */
 function outcomeLines(tb, v, res) {
-  // deal_passed (cannot_declare_passes_deal 亮不起牌): the hand was void
-  const outcome = res.deal_passed
-    ? t("sj_deal_passed")
-    : res.declarers_hold
-      ? t("sj_hold", { n: res.levels_up })
-      : res.levels_up
-        ? t("sj_take_over_up", { n: res.levels_up })
-        : t("sj_take_over");
+  // deal_passed (cannot_declare_passes_deal 亮不起牌): the hand was void;
+  // an unscored hand (every person on 托管) counts 0: no level changes, the next hand starts a new match
+  const none = unscored(tb);
+  const outcome = none
+    ? t("sj_unscored")
+    : res.deal_passed
+      ? t("sj_deal_passed")
+      : res.declarers_hold
+        ? t("sj_hold", { n: res.levels_up })
+        : res.levels_up
+          ? t("sj_take_over_up", { n: res.levels_up })
+          : t("sj_take_over");
   return [
     h("div", { class: "sj-outcome", "data-testid": "sj-outcome" }, outcome),
     h(
@@ -365,21 +369,34 @@ function outcomeLines(tb, v, res) {
           : t("kitty_kept", { p: res.kitty_points, m: res.kitty_multiplier }),
       ),
     ),
-    h(
-      "div",
-      { class: "new-levels", "data-testid": "new-levels" },
-      t("new_levels") + ": ",
-      ...[0, 1].map((team) =>
-        h("span", { class: `chip team-chip team-${team}`, "data-testid": `new-level-${team}` }, `${teamName(tb, team)} ${C.rankLabel(v.team_levels[team])} → ${C.rankLabel((res.team_levels || [])[team])}`),
-      ),
-    ),
-    res.jack_reset ? h("div", { class: "small-text" }, t("jack_reset_note")) : null,
-    res.match_winner !== null && res.match_winner !== undefined
-      ? h("div", { class: "sj-outcome", "data-testid": "match-winner" }, t("match_won", { team: teamName(tb, res.match_winner), r: C.rankLabel(v.level) }))
-      : res.next_declarer !== undefined
-        ? h("div", { class: "muted small-text" }, t("next_declarer", { name: tb.seatName(res.next_declarer) }))
-        : null,
+    none ? null : newLevels(tb, v, res),
+    !none && res.jack_reset ? h("div", { class: "small-text" }, t("jack_reset_note")) : null,
+    none
+      ? null
+      : res.match_winner !== null && res.match_winner !== undefined
+        ? h("div", { class: "sj-outcome", "data-testid": "match-winner" }, t("match_won", { team: teamName(tb, res.match_winner), r: C.rankLabel(v.level) }))
+        : res.next_declarer !== undefined
+          ? h("div", { class: "muted small-text" }, t("next_declarer", { name: tb.seatName(res.next_declarer) }))
+          : null,
   ];
+}
+
+/**
+ * Each team's level before → after the hand.
+ * @param {Table} tb
+ * @param {any} v the view
+ * @param {any} res the view's result
+ * @returns {HTMLElement}
+ */
+function newLevels(tb, v, res) {
+  return h(
+    "div",
+    { class: "new-levels", "data-testid": "new-levels" },
+    t("new_levels") + ": ",
+    ...[0, 1].map((team) =>
+      h("span", { class: `chip team-chip team-${team}`, "data-testid": `new-level-${team}` }, `${teamName(tb, team)} ${C.rankLabel(v.team_levels[team])} → ${C.rankLabel((res.team_levels || [])[team])}`),
+    ),
+  );
 }
 
 /**
@@ -399,11 +416,13 @@ function scoreDetail(tb, v) {
   }
   if (d.kitty_points !== undefined) {
     const counted = d.kitty_counted ?? (d.kitty_points || 0) * (d.kitty_multiplier || 1);
-    box.append(factorChip("kitty", t("sd_kitty", { p: d.kitty_points, m: d.kitty_multiplier ?? 1, c: counted })));
+    // the kitty counts only when the defenders win the last trick 抠底: else say why it is 0
+    const text = counted || !d.kitty_points ? t("sd_kitty", { p: d.kitty_points, m: d.kitty_multiplier ?? 1, c: counted }) : t("sd_kitty_kept", { p: d.kitty_points });
+    box.append(factorChip("kitty", text));
   }
   // the level change: which team goes up and by how many levels (score_detail.level_changes)
   const change = d.level_changes;
-  if (change && Number.isInteger(change.team) && change.levels) {
+  if (change && !unscored(tb) && Number.isInteger(change.team) && change.levels) {
     box.append(factorChip("level_change", t("level_change") + ": " + teamName(tb, change.team) + " +" + change.levels));
   }
   return box.childNodes.length ? box : null;

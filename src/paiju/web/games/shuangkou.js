@@ -98,7 +98,7 @@ export function scores(tb, v) {
   const table = h(
     "table",
     { class: "scores-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("team")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("standings")))),
+    h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("team")), h("th", {}, t("place")), h("th", {}, t("points")), h("th", {}, t("beans_col")), h("th", {}, t("standings")))),
     h("tbody", {}, ...rows),
   );
   const winners = v.winners && v.winners.length ? G.teamOf(v.winners[0]) : null;

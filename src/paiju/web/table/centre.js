@@ -47,8 +47,10 @@ export function waitingCentre(tb, centre) {
 export function centreTail(tb, centre, v) {
   const { S } = tb;
   const r = tb.room();
-  if (v.phase !== "over" && v.to_act !== null && v.to_act !== undefined && v.to_act !== tb.selfSeat()) {
-    centre.append(h("div", { class: "waiting muted small-text" }, t("waiting_for", { name: tb.seatName(v.to_act) })));
+  // one line says who is awaited: a game's own ("等待 X 扣底") stands for it
+  const said = centre.querySelector(".waiting") !== null;
+  if (!said && v.phase !== "over" && v.to_act !== null && v.to_act !== undefined && v.to_act !== tb.selfSeat()) {
+    centre.append(h("div", { class: "waiting muted small-text", "data-testid": "waiting" }, t("waiting_for", { name: tb.seatName(v.to_act) })));
   }
   if (v.phase === "over" && S.dismissed.has(r.hand_number)) {
     centre.append(

@@ -10,7 +10,7 @@ import { t } from "../i18n.js";
 import { saidText } from "../phrases.js";
 import { h } from "../ui.js";
 import { phrasesPanel } from "./chat.js";
-import { actionLabel, cardsSpan, kindLabel } from "./text.js";
+import { actionLabel, cardsSpan, kindLabel, replayHash } from "./text.js";
 
 /** @typedef {import("./state.js").Table} Table */
 
@@ -96,7 +96,8 @@ function logPanel(tb, v) {
   /** @type {HTMLElement[]} */
   const parts = [rows.length ? list : h("div", { class: "muted small-text", "data-testid": "hand-log" }, t("log_empty"))];
   if (said.length) parts.push(h("ol", { class: "log-list said-list" }, ...said));
-  const scores = scoreRows(tb.room().hands || [], tb.numSeats(), tb.seatName);
+  const link = tb.R || !tb.roomId ? null : (/** @type {number} */ num) => replayHash(tb.roomId, num, tb.mySeat());
+  const scores = scoreRows(tb.room().hands || [], tb.numSeats(), tb.seatName, link);
   if (scores) parts.push(h("div", { class: "muted small-text" }, t("history")), scores);
   const box = h("div", { class: "panel-body" }, ...parts);
   requestAnimationFrame(() => (list.scrollTop = list.scrollHeight)); // the latest event in sight

@@ -3,7 +3,8 @@
 // history with a link to each hand's replay, 准备 / 下一局 with its countdown), the result
 // line, the points as the hall counts them, the cards left, the per-seat rows. Each
 // game's own table and detail are drawn by its presenter (../games/*.js).
-// Exports: scoresFrame, resultLine, shownScores, handsLeft, factorChip, seatRows.
+// Exports: scoresFrame, resultLine, shownScores, handsLeft, factorChip, seatRows, beansCell,
+// unscored.
 
 import * as G from "../games/rules.js";
 import { t } from "../i18n.js";
@@ -38,9 +39,23 @@ export function scoresFrame(tb, ...content) {
       ...content,
       r.message ? h("div", { class: "room-message", "data-testid": "room-message" }, roomMessage(r.message, tb.messageNames())) : null,
       historyTable(tb, r.hands || [], tb.numSeats()),
-      h("div", { class: "form-actions" }, countdownEl(tb), next),
+      h("div", { class: "form-actions" }, replayLink(tb), countdownEl(tb), next),
     ),
   );
+}
+
+/**
+ * The replay 牌谱回放 of the hand on the score screen, in sight beside 准备 (the history
+ * below is folded).
+ * @param {Table} tb
+ * @returns {HTMLElement | null}
+ */
+function replayLink(tb) {
+  const hd = handEntry(tb);
+  const num = hd && (hd.number || hd.hand);
+  if (tb.R || !tb.roomId || !num) return null;
+  const attrs = { class: "small link", href: replayHash(tb.roomId, num, tb.mySeat()), "data-testid": "scores-replay", title: t("replay_open") };
+  return h("a", attrs, t("replay_this_hand"));
 }
 
 /**
@@ -101,6 +116,32 @@ export function shownScores(tb, v) {
   const e = handEntry(tb);
   if (e && e.scored === false) return (v.scores || Array(tb.numSeats()).fill(0)).map(() => 0);
   return v.scores || null;
+}
+
+/**
+ * Whether the hand on the score screen is not scored (it counts 0: points, beans, levels).
+ * @param {Table} tb
+ * @returns {boolean}
+ */
+export function unscored(tb) {
+  const e = handEntry(tb);
+  return Boolean(e && e.scored === false);
+}
+
+/**
+ * The beans 游戏豆 a seat won (+) or lost (−) in the hand on the score screen
+ * (room.hands[].beans: 0 for guests and computer players, who hold none); empty where
+ * the room's record has no beans.
+ * @param {Table} tb
+ * @param {number} s
+ * @returns {HTMLElement}
+ */
+export function beansCell(tb, s) {
+  const e = handEntry(tb);
+  const b = e && Array.isArray(e.beans) ? e.beans[s] : null;
+  const text = typeof b === "number" ? (b > 0 ? "+" : "") + b : "";
+  const cls = "num beans " + (b > 0 ? "pos" : b < 0 ? "neg" : "");
+  return h("td", { class: cls, "data-testid": `beans-${s}`, title: t("beans_col_help") }, text);
 }
 
 /**
@@ -188,6 +229,7 @@ export function seatRows(tb, v, cells) {
         h("td", {}, tb.seatName(s)),
         ...cells(s),
         h("td", { class: "num " + (pts > 0 ? "pos" : pts < 0 ? "neg" : "") }, pts === null || pts === undefined ? "" : (pts > 0 ? "+" : "") + pts),
+        beansCell(tb, s),
         h("td", { class: "num" }, total === null || total === undefined ? "" : String(total)),
       ),
     );
