@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import paiju
+from paiju.server.tables.autoplay import FIRST_TURN_FACTOR
 
 from .harness import Client, Hall, Player, first_legal, hand_results, is_my_turn, jsonish, sit_with_bots
 
@@ -254,7 +255,8 @@ def test_one_human_and_four_bots_play_a_whole_hand_with_hints(hall: Hall) -> Non
         hints = 0
         while m["room"]["status"] == "playing":
             if is_my_turn(m) and m["turn"] > acted:
-                assert m["deadline"] is not None and 0 < m["deadline"] <= 600
+                # the room's 600 s, twice that for a person's first turn in the room (autoplay.FIRST_TURN_FACTOR)
+                assert m["deadline"] is not None and 0 < m["deadline"] <= 600 * FIRST_TURN_FACTOR
                 action = c.hint()
                 assert action in m["view"]["legal_actions"]
                 c.act(action, m["turn"])

@@ -102,13 +102,13 @@ def next_options(
     prev: Game | None, engine_options: dict[str, Any], hands: list[dict[str, Any]], penalties: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """The engine options of the next hand: what the hand just played passes on (Shengji's
-    levels and declarer, Shuangkou's first lead …), or the room's own for a new match — after
-    a won match, and after an unscored hand (every person on 托管: it counts 0, levels
-    included, and the table was dissolved)."""
+    levels and declarer, Shuangkou's first lead …), or the room's own for a new match after a
+    won match. An unscored hand (every person on 托管) moves no beans and no rating, but the
+    match goes on from it as played (docs/decisions.md)."""
     options = dict(engine_options)
     if prev is None or not prev.is_over or not hasattr(prev, "next_hand_options"):
         return options
-    if getattr(prev, "match_over", False) or (hands and hands[-1].get("scored") is False):
+    if getattr(prev, "match_over", False):
         return options
     left = any(p["hand_number"] == len(hands) and p["reason"] in ("leave", "away", "kicked") for p in penalties)
     if left and "abnormal" in inspect.signature(prev.next_hand_options).parameters:

@@ -336,17 +336,15 @@ export function scores(tb, v) {
  */
 function outcomeLines(tb, v, res) {
   // deal_passed (cannot_declare_passes_deal 亮不起牌): the hand was void;
-  // an unscored hand (every person on 托管) counts 0: no level changes, the next hand starts a new match
-  const none = unscored(tb);
-  const outcome = none
-    ? t("sj_unscored")
-    : res.deal_passed
-      ? t("sj_deal_passed")
-      : res.declarers_hold
-        ? t("sj_hold", { n: res.levels_up })
-        : res.levels_up
-          ? t("sj_take_over_up", { n: res.levels_up })
-          : t("sj_take_over");
+  // an unscored hand (every person on 托管) moves no beans and no rating; its levels move as played
+  const played = res.deal_passed
+    ? t("sj_deal_passed")
+    : res.declarers_hold
+      ? t("sj_hold", { n: res.levels_up })
+      : res.levels_up
+        ? t("sj_take_over_up", { n: res.levels_up })
+        : t("sj_take_over");
+  const outcome = unscored(tb) ? t("sj_unscored") + " · " + played : played;
   return [
     h("div", { class: "sj-outcome", "data-testid": "sj-outcome" }, outcome),
     h(
@@ -422,7 +420,7 @@ function scoreDetail(tb, v) {
   }
   // the level change: which team goes up and by how many levels (score_detail.level_changes)
   const change = d.level_changes;
-  if (change && !unscored(tb) && Number.isInteger(change.team) && change.levels) {
+  if (change && Number.isInteger(change.team) && change.levels) {
     box.append(factorChip("level_change", t("level_change") + ": " + teamName(tb, change.team) + " +" + change.levels));
   }
   return box.childNodes.length ? box : null;
