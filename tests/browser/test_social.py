@@ -1,24 +1,50 @@
 """Playing together in the browser: the creator of a private room copies its invitation
 (邀请) from the table, a friend who opens the link — not even logged in yet — is seated at
 a free seat; from the friend's profile the creator follows him (关注), then blocks him (拉黑),
-which stops following, and both show on the hall's friends list.
+which stops following, and both show on the hall's friends list. At 1366×768 (the default
+run), 390×844 and 844×390 (slow) the invite button, the room-code box, the friends list and
+the profile's follow and block buttons are shown inside the screen, nothing scrolling sideways.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import HallServer
 from .test_accounts import register
 
+SIZES = [
+    pytest.param((1366, 768), id="desktop"),
+    pytest.param((390, 844), id="phone", marks=pytest.mark.slow),
+    pytest.param((844, 390), id="landscape", marks=pytest.mark.slow),
+]
 
+
+def shown_inside(page: Page, testid: str) -> None:
+    """The element is visible, wholly inside the viewport, and the page scrolls not sideways."""
+    el = page.get_by_test_id(testid)
+    expect(el).to_be_visible()
+    el.scroll_into_view_if_needed()
+    box, vw, vh = el.bounding_box(), page.viewport_size["width"], page.viewport_size["height"]  # type: ignore[index]
+    assert box is not None
+    assert box["x"] >= -0.5 and box["y"] >= -0.5, f"{testid} past the left/top edge: {box}"
+    assert box["x"] + box["width"] <= vw + 0.5, f"{testid} past the right edge of {vw}: {box}"
+    assert box["y"] + box["height"] <= vh + 0.5, f"{testid} below the bottom of {vh}: {box}"
+    wide = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+    assert wide <= 1, f"the page scrolls sideways by {wide}px next to {testid}"
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_an_invitation_link_seats_a_friend_and_the_profile_follows_and_blocks(
-    server: HallServer, new_page: Callable[..., Page]
+    server: HallServer, new_page: Callable[..., Page], size: tuple[int, int]
 ) -> None:
-    host = new_page()
-    register(host, server.url, "social_host")
+    w, h = size
+    host = new_page(viewport={"width": w, "height": h})
+    name, guest = f"social_host_{w}", f"invited {w}"
+    register(host, server.url, name)
     origin = {"Origin": server.url.rstrip("/")}
     r = host.request.post(
         server.url + "api/rooms",
@@ -36,31 +62,37 @@ def test_an_invitation_link_seats_a_friend_and_the_profile_follows_and_blocks(
     invite = host.get_by_test_id("invite")
     if not invite.is_visible():
         host.get_by_test_id("tools-more").click()
+    shown_inside(host, "invite")
     invite.click()
     host.wait_for_function("() => window.copied !== null")
     link = host.evaluate("() => window.copied")
     assert f"#/room/{rid}?invite=" in link
 
-    friend = new_page()
+    friend = new_page(viewport={"width": w, "height": h})
     friend.goto(link)  # not logged in: the first screen, then the invitation
-    friend.get_by_test_id("login-name").fill("invited friend")
+    friend.get_by_test_id("login-name").fill(guest)
     friend.get_by_test_id("login").click()
     expect(friend.get_by_test_id("table")).to_be_visible()
     expect(friend).to_have_url(server.url + f"#/room/{rid}")  # the token leaves the address
     room = host.request.get(server.url + f"api/rooms/{rid}").json()
-    (seated,) = [s for s in room["seats"] if s["player"] == "invited friend"]
+    (seated,) = [s for s in room["seats"] if s["player"] == guest]
     assert room["private"] is True
 
     host.goto(server.url + f"#/player/{seated['player_id']}")
     follow, block = host.get_by_test_id("profile-follow"), host.get_by_test_id("profile-block")
+    shown_inside(host, "profile-follow")
+    shown_inside(host, "profile-block")
     follow.click()
     expect(follow).to_have_attribute("data-on", "true")
     host.goto(server.url + "#/")
-    expect(host.get_by_test_id(f"friend-{seated['player_id']}")).to_contain_text("invited friend")
+    expect(host.get_by_test_id(f"friend-{seated['player_id']}")).to_contain_text(guest)
+    shown_inside(host, "room-code")
+    shown_inside(host, "room-code-go")
+    shown_inside(host, "friends")
     host.goto(server.url + f"#/player/{seated['player_id']}")
     block.click()
     expect(block).to_have_attribute("data-on", "true")
     expect(follow).to_have_attribute("data-on", "false")  # blocking stops following
     got = host.request.get(server.url + "api/friends").json()
-    assert got["following"] == [] and [b["name"] for b in got["blocked"]] == ["invited friend"]
+    assert got["following"] == [] and [b["name"] for b in got["blocked"]] == [guest]
     assert not host.errors and not friend.errors  # type: ignore[attr-defined]
