@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import HallServer
@@ -29,6 +30,7 @@ def register(page: Page, url: str, username: str) -> None:
     expect(page.get_by_test_id("lobby")).to_be_visible()
 
 
+@pytest.mark.slow  # a whole scenario of 20-45 s: make test-slow (CI runs it)
 def test_register_play_and_see_the_profile(server: HallServer, new_page: Callable[..., Page]) -> None:
     page = new_page()
     register(page, server.url, "browser_player")

@@ -135,6 +135,7 @@ def test_a_player_kicked_mid_hand_sees_why_and_stays_out(server: HallServer, new
     assert not player.page.errors and not admin.errors  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # a whole scenario of 20-45 s: make test-slow (CI runs it)
 def test_a_report_from_the_table_is_opened_with_its_replay(server: HallServer, new_page: Callable[..., Page]) -> None:
     reporter = Driver(new_page(), "Reporter", "shuangkou")
     reporter.login(server.url)

@@ -215,6 +215,7 @@ def test_hint_cycles_says_nothing_beats_and_never_acts(server: HallServer, page:
     no_page_errors(page)
 
 
+@pytest.mark.slow  # a whole scenario of 20-45 s: make test-slow (CI runs it)
 def test_hosted_banner_after_a_timeout_and_named_at_the_end(server: HallServer, page: Page) -> None:
     cy = seated(page, server, "Cy", timeout=5)
     banner = page.get_by_test_id("hosted-banner")
@@ -267,6 +268,7 @@ def test_hosted_button_explains_the_rule_first(server: HallServer, page: Page) -
     no_page_errors(page)
 
 
+@pytest.mark.slow  # a whole scenario of 20-45 s: make test-slow (CI runs it)
 def test_score_screen_explains_the_result(server: HallServer, new_page: Callable[..., Page]) -> None:
     page = new_page(locale="zh-CN")
     eve = seated(page, server, "伊芙")

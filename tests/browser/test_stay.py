@@ -48,6 +48,7 @@ def previous_trick(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return prev
 
 
+@pytest.mark.slow  # a whole scenario of 20-45 s: make test-slow (CI runs it)
 def test_log_previous_trick_tracker_and_ready(server: HallServer, page: Page) -> None:
     person = Driver(page, "Stay", "baohuang")
     person.setup_table(server.url)
