@@ -367,15 +367,13 @@ function outcomeLines(tb, v, res) {
           : t("kitty_kept", { p: res.kitty_points, m: res.kitty_multiplier }),
       ),
     ),
-    none ? null : newLevels(tb, v, res),
-    !none && res.jack_reset ? h("div", { class: "small-text" }, t("jack_reset_note")) : null,
-    none
-      ? null
-      : res.match_winner !== null && res.match_winner !== undefined
-        ? h("div", { class: "sj-outcome", "data-testid": "match-winner" }, t("match_won", { team: teamName(tb, res.match_winner), r: C.rankLabel(v.level) }))
-        : res.next_declarer !== undefined
-          ? h("div", { class: "muted small-text" }, t("next_declarer", { name: tb.seatName(res.next_declarer) }))
-          : null,
+    newLevels(tb, v, res),
+    res.jack_reset ? h("div", { class: "small-text" }, t("jack_reset_note")) : null,
+    res.match_winner !== null && res.match_winner !== undefined
+      ? h("div", { class: "sj-outcome", "data-testid": "match-winner" }, t("match_won", { team: teamName(tb, res.match_winner), r: C.rankLabel(v.level) }))
+      : res.next_declarer !== undefined
+        ? h("div", { class: "muted small-text" }, t("next_declarer", { name: tb.seatName(res.next_declarer) }))
+        : null,
   ];
 }
 
