@@ -6,6 +6,7 @@ hall served in this process for the tests that reach into it."""
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -125,3 +126,23 @@ def in_process(tmp_path: Path) -> Iterator[InProcess]:
     app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000, beans=TEST_BEANS)
     with served(app) as hall:
         yield hall
+
+
+SQLITE_AND_POSTGRESQL = ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)]
+"""The params of a module's own hall: SQLite in make test, PostgreSQL in make test-slow."""
+
+
+@contextlib.contextmanager
+def module_hall(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Hall]:
+    """A real hall process of the module's own on SQLite, or on PAIJU_TEST_POSTGRES for the
+    ``postgresql`` param (skipped without it)."""
+    pg = os.environ.get("PAIJU_TEST_POSTGRES")
+    if request.param == "postgresql" and not pg:
+        pytest.skip("needs PAIJU_TEST_POSTGRES (a PostgreSQL URL; .ci/run starts one)")
+    d = tmp_path_factory.mktemp(name)
+    proc = ServerProcess(d / "hall.db", d / "server.log", db_url=pg if request.param == "postgresql" else None)
+    proc.start()
+    try:
+        yield Hall(proc)
+    finally:
+        proc.stop()

@@ -11,7 +11,6 @@ The PostgreSQL run is in ``make test-slow`` (it takes a minute).
 from __future__ import annotations
 
 import contextlib
-import os
 import secrets
 import time
 from collections.abc import Iterator
@@ -23,24 +22,17 @@ from typer.testing import CliRunner
 
 from paiju.cli import app as cli
 
-from .harness import Client, Hall, Player, ServerProcess, sit_with_bots
+from .conftest import SQLITE_AND_POSTGRESQL, module_hall
+from .harness import Client, Hall, Player, sit_with_bots
 
-PG = os.environ.get("PAIJU_TEST_POSTGRES")
 PASSWORD = "correct horse"
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+@pytest.fixture(scope="module", params=SQLITE_AND_POSTGRESQL)
 def hall(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
-    if request.param == "postgresql" and not PG:
-        pytest.skip("needs PAIJU_TEST_POSTGRES (a PostgreSQL URL; .ci/run starts one)")
-    d = tmp_path_factory.mktemp("moderated")
-    proc = ServerProcess(d / "hall.db", d / "server.log", db_url=PG if request.param == "postgresql" else None)
-    proc.start()
-    try:
-        yield Hall(proc)
-    finally:
-        proc.stop()
+    with module_hall(request, tmp_path_factory, "moderated") as h:
+        yield h
 
 
 def unique(prefix: str) -> str:

@@ -8,7 +8,6 @@ presence. The cluster's side (a private room on no worker's lobby) is test_clust
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Iterator
 from typing import Any
@@ -16,23 +15,16 @@ from typing import Any
 import httpx
 import pytest
 
-from .harness import Client, Hall, Player, ServerProcess
+from .conftest import SQLITE_AND_POSTGRESQL, module_hall
+from .harness import Client, Hall, Player
 
-PG = os.environ.get("PAIJU_TEST_POSTGRES")
 PASSWORD = "correct horse"
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+@pytest.fixture(scope="module", params=SQLITE_AND_POSTGRESQL)
 def hall(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
-    if request.param == "postgresql" and not PG:
-        pytest.skip("needs PAIJU_TEST_POSTGRES (a PostgreSQL URL; .ci/run starts one)")
-    d = tmp_path_factory.mktemp("social")
-    proc = ServerProcess(d / "hall.db", d / "server.log", db_url=PG if request.param == "postgresql" else None)
-    proc.start()
-    try:
-        yield Hall(proc)
-    finally:
-        proc.stop()
+    with module_hall(request, tmp_path_factory, "social") as h:
+        yield h
 
 
 def account(hall: Hall, prefix: str) -> tuple[Player, str]:

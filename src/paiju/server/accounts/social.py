@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, insert, or_, select
+from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.engine import Connection
 
 from paiju.errors import IllegalAction
@@ -47,7 +47,7 @@ def set_follow_tx(c: Connection, pid: int, other: object, on: bool) -> None:
     whom = _target_tx(c, pid, other, "follow")
     c.execute(delete(follows).where(follows.c.follower_id == pid, follows.c.followed_id == whom))
     if on:
-        count = len(c.execute(select(follows.c.followed_id).where(follows.c.follower_id == pid)).all())
+        count = int(c.execute(select(func.count()).where(follows.c.follower_id == pid)).scalar_one())
         if count >= MAX_FOLLOWS:
             raise IllegalAction(f"you follow {MAX_FOLLOWS} players already", "too_many_follows", count=MAX_FOLLOWS)
         c.execute(insert(follows).values(follower_id=pid, followed_id=whom, created_at=db.now()))
@@ -59,7 +59,7 @@ def set_block_tx(c: Connection, pid: int, other: object, on: bool) -> None:
     whom = _target_tx(c, pid, other, "block")
     c.execute(delete(blocks).where(blocks.c.blocker_id == pid, blocks.c.blocked_id == whom))
     if on:
-        count = len(c.execute(select(blocks.c.blocked_id).where(blocks.c.blocker_id == pid)).all())
+        count = int(c.execute(select(func.count()).where(blocks.c.blocker_id == pid)).scalar_one())
         if count >= MAX_BLOCKS:
             raise IllegalAction(f"you block {MAX_BLOCKS} players already", "too_many_blocks", count=MAX_BLOCKS)
         c.execute(insert(blocks).values(blocker_id=pid, blocked_id=whom, created_at=db.now()))
