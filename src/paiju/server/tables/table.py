@@ -19,6 +19,7 @@ import contextlib
 import inspect
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from paiju.errors import IllegalAction
@@ -29,7 +30,7 @@ from paiju.server.accounts import profile, settlement
 from paiju.server.store import db
 from paiju.server.store.records import DamagedHand, replay_stored
 from paiju.server.store.writer import Fenced, StoreError, StoreUnavailable, Write
-from paiju.server.tables.access import TableAccess, blocked_refusal, seat_refusal
+from paiju.server.tables.access import TableAccess, admitted_ids, blocked_refusal, seat_refusal
 from paiju.server.tables.autoplay import BOT_LEVELS, TableAutoplay
 from paiju.server.tables.connection import UNEXPECTED, Conn, encode, log, unexpected
 from paiju.server.tables.deal import deal_stage, is_declaration
@@ -139,7 +140,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         self.barred: set[int] = set(row.get("barred") or [])  # kicked by an administrator: may not sit here again
         self.access: dict[str, Any] = dict(row.get("access") or {})  # private, password, invitation (access.py)
         self.code: str | None = row.get("code")
-        self.admitted: set[int] = set()  # let in by the password or an invitation (access.py)
+        self.admitted: set[int] = admitted_ids(self.access)  # let in by the password or an invitation (access.py)
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # the last lines said (reports keep them)
         created = row.get("created_at")
         self.created: float = created.timestamp() if created is not None else time.time()  # the lobby's order
@@ -215,6 +216,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         self.balances = {p: got["beans"] for p, got in standing.items() if got["beans"] is not None}
         self.seats, self.status, self.penalties = [dict(s) for s in room["seats"]], status, penalties
         self.barred = set(room.get("barred") or [])
+        self.access = dict(room.get("access") or {})
+        self.admitted = admitted_ids(self.access)
         finished = [h for h in hands if h["finished_at"]]
         settled = self.store.read(settlement.settled_tx, [h["id"] for h in finished], len(room["seats"]))
         played = self.store.read(settlement.hand_players_tx, [h["id"] for h in finished], len(room["seats"]))
@@ -325,15 +328,22 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
     async def order(self, what: str, **args: Any) -> Any:
         """Have the table's actor carry out an administrator's order ``admin_<what>``
         (moderation.py) in its turn; its result, or the IllegalAction that refused it."""
+        return await self.in_turn(getattr(self, "admin_" + what), what == "close", **args)
+
+    async def in_turn(self, method: Callable[..., Any], if_damaged: bool = False, **args: Any) -> Any:
+        """Run ``method(**args)`` in the actor's turn (nothing else of the table runs meanwhile):
+        its result, or the exception that refused it. A damaged room refuses it (unless ``if_damaged``)."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.post(("order", what, args, done))
+        self.post(("order", method, if_damaged, args, done))
         return await asyncio.wait_for(done, 10.0)
 
-    async def _order(self, what: str, args: dict[str, Any], done: asyncio.Future[Any]) -> None:
+    async def _order(
+        self, method: Callable[..., Any], if_damaged: bool, args: dict[str, Any], done: asyncio.Future[Any]
+    ) -> None:
         try:
-            if self.damaged and what != "close":
+            if self.damaged and not if_damaged:
                 raise IllegalAction(f"this room is set aside as damaged: {self.damaged}", "room_damaged")
-            result = getattr(self, "admin_" + what)(**args)
+            result = method(**args)
             if inspect.isawaitable(result):
                 result = await result
         except Exception as e:
