@@ -110,7 +110,7 @@ function accessForm(path, room) {
     "form",
     { class: "access-form", "data-testid": "access-form" },
     h("h3", {}, t("access_title")),
-    h("label", { class: "form-row check" }, privateBox, h("span", {}, t("help.private"))),
+    h("label", { class: "form-row check" }, privateBox, h("span", {}, label("help.private"))),
     h("label", { class: "form-row" }, h("span", {}, t("room_password")), password),
     room.password ? h("label", { class: "form-row check" }, noPassword, h("span", {}, t("access_password_off"))) : null,
     h("div", { class: "form-row" }, h("span", {}, t("access_reserved")), h("div", { class: "reserved-seats" }, ...reserved.map((input, i) => h("label", {}, t("seat_n", { n: i + 1 }) + " ", input)))),
