@@ -1,0 +1,55 @@
+"""The hall's log lines: text for a person at a terminal (the default), or one JSON object
+per line for a log shipper (``paiju serve --log-format json``).
+
+A JSON line has ``time`` (UTC, ISO 8601), ``level``, ``worker`` (a hall of one process:
+``hall``), ``logger``, ``event`` (the message), and ``room`` and ``player`` where the line is
+about one (``extra={"room": …, "player": …}`` at the call); an exception adds ``error``
+(its traceback). No line carries a session token or a password: the hall never logs a
+request's body, cookies or query string (tests/server/test_logs.py looks for them).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from datetime import UTC, datetime
+
+import orjson
+
+FORMATS = ("text", "json")
+TEXT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class JsonFormatter(logging.Formatter):
+    def __init__(self, worker: str) -> None:
+        super().__init__()
+        self.worker = worker
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "worker": self.worker,
+            "logger": record.name,
+            "event": record.getMessage(),
+        }
+        for key in ("room", "player"):
+            value = getattr(record, key, None)
+            if value is not None:
+                line[key] = value
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return orjson.dumps(line, default=str).decode()
+
+
+def setup(log_format: str, worker: str) -> None:
+    """Send the hall's log lines (``paiju.*``, uvicorn's) to stderr in ``log_format``, from INFO up."""
+    if log_format not in FORMATS:
+        raise SystemExit(f"--log-format is one of {', '.join(FORMATS)}")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter(worker) if log_format == "json" else logging.Formatter(TEXT))
+    for name in ("paiju", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.propagate = False
+    logging.getLogger("paiju").setLevel(logging.INFO)
