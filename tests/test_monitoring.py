@@ -17,7 +17,9 @@ import paiju.server.metrics as metrics
 
 MONITORING = Path(__file__).parent.parent / "deploy" / "monitoring"
 PROMTOOL = shutil.which("promtool")
-NEEDS_PROMTOOL = pytest.mark.skipif(PROMTOOL is None, reason="needs Debian's prometheus (promtool; .ci/run installs it)")
+NEEDS_PROMTOOL = pytest.mark.skipif(
+    PROMTOOL is None, reason="needs Debian's prometheus (promtool; .ci/run installs it)"
+)
 # a metric's name in a PromQL expression: a word before `{`, `[`, `)` or a comparison (functions stand before `(`)
 NAMES = re.compile(r"\b([a-z_][a-z0-9_]*)\s*(?=[{\[)><=!]|$)")
 WORDS = {"and", "or", "unless"}
@@ -58,7 +60,12 @@ def test_dashboard_names_only_metrics_the_hall_exports() -> None:
         assert named(expr), f"no metric found in {expr!r}"
         assert named(expr) <= have, f"{expr!r} names {sorted(named(expr) - have)}, which the hall does not export"
     words = " ".join(exprs)
-    for wanted in ("paiju_tables", "paiju_players_connected", "paiju_actions_total", "paiju_action_latency_seconds_bucket"):
+    for wanted in (
+        "paiju_tables",
+        "paiju_players_connected",
+        "paiju_actions_total",
+        "paiju_action_latency_seconds_bucket",
+    ):
         assert wanted in words
 
 
