@@ -43,13 +43,17 @@ class JsonFormatter(logging.Formatter):
 
 
 def setup(log_format: str, worker: str) -> None:
-    """Send the hall's log lines (``paiju.*``, uvicorn's) to stderr in ``log_format``, from INFO up."""
+    """Send the hall's log lines (``paiju.*``) to stderr in ``log_format``, from INFO up; in
+    JSON uvicorn's own lines too (its errors; its access log stays off: request lines carry
+    the table socket's ``?token=``). Call it after uvicorn's ``Config``, which sets up its
+    loggers."""
     if log_format not in FORMATS:
         raise SystemExit(f"--log-format is one of {', '.join(FORMATS)}")
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter(worker) if log_format == "json" else logging.Formatter(TEXT))
-    for name in ("paiju", "uvicorn.error"):
+    names = ("paiju", "uvicorn", "uvicorn.error") if log_format == "json" else ("paiju",)
+    for name in names:
         logger = logging.getLogger(name)
-        logger.handlers = [handler]
-        logger.propagate = False
+        logger.handlers = [handler] if name != "uvicorn.error" else []  # uvicorn.error: through "uvicorn"
+        logger.propagate = name == "uvicorn.error"
     logging.getLogger("paiju").setLevel(logging.INFO)

@@ -52,7 +52,6 @@ def serve(
     HeaderTimeoutProtocol.header_timeout = header_timeout
     collector.tune()
 
-    logs.setup(log_format, cluster.worker if cluster is not None else "hall")
     worker = f" (worker {cluster.worker} of a cluster)" if cluster is not None else ""
     print(f"paiju hall on http://{host}:{port}/{worker}", flush=True)
     if metrics_port is not None:
@@ -98,6 +97,8 @@ def serve(
         timeout_keep_alive=5,
         timeout_graceful_shutdown=5,
     )
+    # after uvicorn's Config, which sets its own loggers up: in JSON its lines are JSON too
+    logs.setup(log_format, cluster.worker if cluster is not None else "hall")
     server = Server(config)
     with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: Ctrl-C stops the hall without a traceback
         server.run()
