@@ -132,6 +132,10 @@ def watch(source: Source) -> None:
     HALLS.sources.add(source)
 
 
+def unwatch(source: Source) -> None:
+    HALLS.sources.discard(source)
+
+
 def serve_metrics(host: str, port: int) -> Any:
     """Serve ``GET /metrics`` on ``host:port`` from a thread of this process (prometheus-client's
     own small HTTP server: a scrape never waits on the event loop, nor the loop on it)."""

@@ -133,6 +133,7 @@ class Hall:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_rooms(), name="idle-rooms")
 
     async def close(self) -> None:
+        metrics.unwatch(self)
         for task in (self._recovery, self._sweeper):
             if task is not None:
                 task.cancel()

@@ -25,7 +25,7 @@ from typing import Any
 from paiju.errors import IllegalAction
 from paiju.game import Game, new_seed
 from paiju.registry import new_game, replay
-from paiju.server import metrics
+from paiju.server import log_context, metrics
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import profile, settlement
 from paiju.server.store import db
@@ -260,6 +260,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         self.queue.put_nowait(item)
 
     async def _run(self) -> None:
+        log_context.room.set(self.id)  # this task's log lines are about this room
+        log_context.player.set(None)  # (not the player whose connection opened it)
         while True:
             item = await self.queue.get()
             try:
@@ -917,7 +919,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
             for pid, title in settled["titles"].items():
                 self.standing.setdefault(pid, {"guest": pid not in settled["balances"]})["title"] = title
         self.hands = [*self.hands, entry]
-        log.info("room %s: hand %d ended", self.id, len(self.hands), extra={"room": self.id})
+        log.info("room %s: hand %d ended", self.id, len(self.hands))  # its room: the table task's
         if finish["message_seats"]:
             self.message_seats, self.message_names = finish["message_seats"], finish["message_names"]
 

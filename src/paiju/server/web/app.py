@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paiju.errors import REASONS, IllegalAction
 from paiju.registry import GAMES
-from paiju.server import metrics
+from paiju.server import log_context, metrics
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import moderation, profile, settlement, social
 from paiju.server.accounts import users as accounts
@@ -637,6 +637,8 @@ def create_app(
             await refuse(ws, too_many, 4429, "too_many_connections")
             return
         await ws.accept()
+        log_context.room.set(table.id)  # this connection's log lines (its task's)
+        log_context.player.set(player["id"])
         hall().remember(player["id"], player["name"])
         who = {"id": player["id"], "name": player["name"], "muted_until": player.get("muted_until")}
         conn = Conn(ws, who, address=address, budget=limits.outbox_bytes, session=db.session_id(player["token"]))

@@ -3,7 +3,8 @@ per line for a log shipper (``paiju serve --log-format json``).
 
 A JSON line has ``time`` (UTC, ISO 8601), ``level``, ``worker`` (a hall of one process:
 ``hall``), ``logger``, ``event`` (the message), and ``room`` and ``player`` where the line is
-about one (``extra={"room": …, "player": …}`` at the call); an exception adds ``error``
+about one (``extra={"room": …, "player": …}`` at the call, or the table's or connection's
+task, ``paiju.server.log_context``); an exception adds ``error``
 (its traceback). No line carries a session token or a password: the hall never logs a
 request's body, cookies or query string (tests/server/test_logs.py looks for them).
 """
@@ -15,6 +16,8 @@ import sys
 from datetime import UTC, datetime
 
 import orjson
+
+from paiju.server import log_context
 
 FORMATS = ("text", "json")
 TEXT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -33,8 +36,10 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "event": record.getMessage(),
         }
-        for key in ("room", "player"):
+        for key, known in (("room", log_context.room), ("player", log_context.player)):
             value = getattr(record, key, None)
+            if value is None:
+                value = known.get()  # the task's room or player (log_context.py)
             if value is not None:
                 line[key] = value
         if record.exc_info:
