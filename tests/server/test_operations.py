@@ -28,7 +28,8 @@ def test_metrics_move_with_a_played_hand_and_json_logs_keep_no_secret(
     start_server: Callable[..., ServerProcess],
 ) -> None:
     port = free_port()
-    server = start_server(args=("--metrics-port", str(port), "--log-format", "json"))
+    args = ("--metrics-port", str(port), "--log-format", "json", "--registrations-per-hour", "1")
+    server = start_server(args=args)
     hall, metrics = Hall(server), f"http://127.0.0.1:{port}/metrics"
     before = samples(metrics)
     assert before[("paiju_worker_info", (("worker", "hall"),))] == 1
@@ -39,6 +40,8 @@ def test_metrics_move_with_a_played_hand_and_json_logs_keep_no_secret(
         r = c.post("/api/register", json={"username": "watcher", "password": password})
         assert r.status_code == 200, r.text
         tokens = [r.cookies["paiju_token"]]
+    with hall.http() as c:  # one registration an hour from an address: a 429, counted
+        assert c.post("/api/register", json={"username": "other", "password": password}).status_code == 429
     with hall.http() as c:
         r = c.post("/api/login", json={"username": "watcher", "password": password})
         assert r.status_code == 200, r.text
@@ -62,6 +65,7 @@ def test_metrics_move_with_a_played_hand_and_json_logs_keep_no_secret(
     assert after[("paiju_action_latency_seconds_count", (("game", "baohuang"),))] >= 1
     assert after[("paiju_store_commit_seconds_count", ())] > before[("paiju_store_commit_seconds_count", ())]
     assert after[("paiju_ws_closes_total", (("code", "client"),))] >= 1
+    assert after[("paiju_rate_limited_requests_total", (("code", "too_many_registrations"),))] == 1
     assert after[("process_resident_memory_bytes", ())] > 0
 
     log = server.log_text()

@@ -44,6 +44,9 @@ CLOSES = Counter(
     ["code"],
 )
 RATE_LIMITED = Counter("paiju_rate_limited_messages_total", "Table messages dropped by the message rate limits")
+RATE_LIMITED_REQUESTS = Counter(
+    "paiju_rate_limited_requests_total", "HTTP requests answered 429 by a limit, by reason code", ["code"]
+)
 COMMIT_SECONDS = Histogram(
     "paiju_store_commit_seconds", "One group commit of the store's writer thread", buckets=LATENCY_BUCKETS
 )
