@@ -27,6 +27,7 @@ from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
 from paiju.server import metrics
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
+from paiju.server.accounts import moderation
 from paiju.server.accounts.settlement import BeanSettings
 from paiju.server.store import db
 from paiju.server.store.db import Store
@@ -238,7 +239,7 @@ class Hall:
     async def _carry_out(self, table: Table, what: str, args: dict[str, Any]) -> Any:
         result = await table.order(what, **args)
         if what == "close":
-            await self.close_room(table, force=True)
+            await self.close_room(table, force=True, actor=args.get("actor"), reason=str(args.get("reason", "")))
         return result
 
     async def _heard(self, msg: dict[str, Any]) -> None:
@@ -435,14 +436,21 @@ class Hall:
                 if unmanned or table.idle_since(now) >= self.limits.room_idle:
                     await self.close_room(table)
 
-    async def close_room(self, table: Table, force: bool = False) -> None:
-        """Close a room nobody uses (``force``: an administrator closes it): stored as closed
-        (archived when it has finished hands, which stay readable), no longer listed or loaded."""
+    async def close_room(
+        self, table: Table, force: bool = False, actor: dict[str, Any] | None = None, reason: str = ""
+    ) -> None:
+        """Close a room nobody uses (``force``: an administrator closes it, and its audit row
+        is written with it): stored as closed (archived when it has finished hands, which
+        stay readable), no longer listed or loaded."""
         status = "archived" if table.hands else "closed"
+
+        def run(c: Any) -> None:
+            db.save_room_tx(c, table.id, status=status)
+            if force:
+                moderation.audit_tx(c, actor, "close", reason, room=table.id)
+
         try:
-            await self.write(
-                Write(run=lambda c: db.save_room_tx(c, table.id, status=status), fence=self.fence(table.id))
-            )
+            await self.write(Write(run=run, fence=self.fence(table.id)))
         except Exception as e:  # the store is unavailable: try at the next sweep
             log.debug("room %s not closed yet: %s", table.id, e)
             if force:

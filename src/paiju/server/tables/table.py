@@ -734,10 +734,15 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
     def _hand_going_on(self) -> bool:
         return self.status == "playing" and self.game is not None and not self.game.is_over
 
-    async def _leave_hand(self, seat: int, pid: int, reason: str) -> int:
+    def leave_points(self) -> int:
+        """The room's leave penalty 逃跑扣分 (its option, or the game's own)."""
+        return int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
+
+    async def _leave_hand(self, seat: int, pid: int, reason: str, also: Callable[[Any], Any] | None = None) -> int:
         """``seat`` leaves the hand being played (``reason``: leave, away, kicked): the leave
-        penalty (once), then 托管 to the end; the penalty's points."""
-        points = int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
+        penalty (once), then 托管 to the end; the penalty's points. ``also`` writes more in the
+        same transaction (a kick's bar and audit row)."""
+        points = self.leave_points()
         seats = self._hosted(seat, "left")
         seats[seat].update(left=True, hosted_reason="left")
         number, status = len(self.hands) + 1, self.status
@@ -750,6 +755,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
             settlement.penalty_beans_tx(
                 c, hand_id=hand_id, leaver=pid, points=points, others=others, room_options=self.room_options
             )
+            if also is not None:
+                also(c)
             return db.add_penalty_tx(c, self.id, number, seat, pid, points, reason)
 
         penalty = await self._save(Write(run=run))
