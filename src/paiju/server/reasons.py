@@ -122,6 +122,9 @@ _hall_reasons(
     bad_invite="this invitation is not the room's",
     password_too_fast="too many wrong passwords: try again in {seconds} s",
     not_room_creator="only the room's creator may change who may come",
+    # competition mode 比赛 (tables/competition.py)
+    no_hint_in_competition="no hints in a competition room (不许提示)",
+    seat_locked="the seats are kept until the match ends (比赛过程中不许换座位)",
     invite_self="you cannot invite yourself",
     invite_not_friend="you invite the players you follow",
     invite_blocked="you cannot invite this player",
