@@ -37,7 +37,9 @@ def play_round(game: str, tables: list[list[str]], boards: int, seed: int, round
     return out
 
 
-def run_swiss(game: str, entrants: list[str], rounds: int, boards: int, seed: int) -> list[tuple[RoundResult, list[Hand]]]:
+def run_swiss(
+    game: str, entrants: list[str], rounds: int, boards: int, seed: int
+) -> list[tuple[RoundResult, list[Hand]]]:
     done: list[RoundResult] = []
     out = []
     for r in range(1, rounds + 1):
@@ -206,7 +208,9 @@ def test_baohuang_tables_spread_the_field_and_nobody_sits_out() -> None:
     cycles=st.integers(1, 2),
     seed=st.integers(0, 10**6),
 )
-def test_every_entrant_once_a_round_and_every_side_equally(game: str, n: int, rounds: int, cycles: int, seed: int) -> None:
+def test_every_entrant_once_a_round_and_every_side_equally(
+    game: str, n: int, rounds: int, cycles: int, seed: int
+) -> None:
     entrants = [f"e{i}" for i in range(n)]
     boards = cycles * sides(game)
     for result, hands in run_swiss(game, entrants, rounds, boards, seed):

@@ -83,5 +83,7 @@ def round_plan(game: str, tables: Sequence[Sequence[str]], boards: int, seed: in
         for b in range(boards):
             # one table: a new deal every cycle, played in each seating; else a deal a board
             board = b // cycle if single else b
-            out.append(Hand(t, board, board_seed(seed, round_no, board), b % cycle, table_lineup(game, table, b % cycle)))
+            out.append(
+                Hand(t, board, board_seed(seed, round_no, board), b % cycle, table_lineup(game, table, b % cycle))
+            )
     return out

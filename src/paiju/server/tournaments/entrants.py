@@ -62,7 +62,9 @@ def check_entrants(game: str, entrants: Sequence[Entrant]) -> None:
     for e in entrants:
         if len(e.members) != size or len(set(e.members)) != size:
             if size == 1:
-                raise IllegalAction(f"{e.name}'s players are not a value the hall takes", code="bad_value", where=e.name)
+                raise IllegalAction(
+                    f"{e.name}'s players are not a value the hall takes", code="bad_value", where=e.name
+                )
             raise IllegalAction(
                 f"a {game} entrant is a pair of two different players: {e.name} has {len(set(e.members))}",
                 code="pair_of_one",

@@ -105,7 +105,9 @@ def _cost(entrant: str, table: list[str], counts: Mapping[frozenset[str], int]) 
     return sum(counts.get(frozenset((entrant, other)), 0) for other in table)
 
 
-def _search(order: list[str], sizes: list[int], counts: Mapping[frozenset[str], int], allowed: int) -> list[list[str]] | None:
+def _search(
+    order: list[str], sizes: list[int], counts: Mapping[frozenset[str], int], allowed: int
+) -> list[list[str]] | None:
     """Tables of ``sizes`` from ``order`` with at most ``allowed`` repeat meetings, filled in
     rank order (members of a table in rank order, so no table is tried twice); None if the
     search finds none within its budget."""
