@@ -48,6 +48,20 @@ def test_only_the_same_cards_are_compared() -> None:
     assert keys[("A", 0)] == (0, 2) and keys[("A", 1)] == (1, 3)
 
 
+def test_a_lone_table_plays_each_deal_in_every_seating_and_compares_within() -> None:
+    """Two pairs (one table): boards 0 and 1 are one deal, ABAB then BABA; A made +3 a seat
+    with the cards of 0+2 where B made +1: A beats B on 0+2, and on 1+3 A's -1 beats B's -3."""
+    plan = round_plan("shengji", [["A", "B"]], boards=2, seed=3, round_no=1)
+    assert [(h.board, h.lineup) for h in plan] == [(0, ("A", "B", "A", "B")), (0, ("B", "A", "B", "A"))]
+    assert plan[0].seed == plan[1].seed
+    hands = [plan[0].played([3, -3, 3, -3]), plan[1].played([1, -1, 1, -1])]
+    assert round_percentages(hands) == {"A": 100.0, "B": 0.0}
+    # five Baohuang players at one table: one deal, five seatings, each player every seat
+    solo = round_plan("baohuang", [list("ABCDE")], boards=5, seed=3, round_no=1)
+    assert {h.board for h in solo} == {0}
+    assert all(sorted(s for h in solo for s in h.holdings()[p]) == [0, 1, 2, 3, 4] for p in "ABCDE")
+
+
 def test_a_bye_scores_half() -> None:
     assert round_percentages(one_board([5, 5, 2]), byes=["G"])["G"] == 50.0
 
