@@ -12,22 +12,19 @@ from hypothesis import strategies as st
 
 from paiju.server.tournaments.boards import Hand, round_plan
 from paiju.server.tournaments.entrants import is_pair_game, sides
+from paiju.server.tournaments.rounds import finish_round, start_round
 from paiju.server.tournaments.scoring import round_percentages
-from paiju.server.tournaments.standings import RoundResult, had_bye, met_tables, standings
+from paiju.server.tournaments.standings import RoundResult, met_tables, standings
 from paiju.server.tournaments.swiss import met_counts, swiss_pairing
 
 GAMES = ("baohuang", "shengji", "shuangkou")
 
 
-def table_size(game: str) -> int:
-    return 2 if is_pair_game(game) else 5
-
-
-def play_round(game: str, tables: list[list[str]], boards: int, seed: int, round_no: int) -> list[Hand]:
+def play_round(game: str, plan: list[Hand], seed: int, round_no: int) -> list[Hand]:
     """Every planned hand with random hand scores (what the tables would report)."""
     rng = random.Random(seed * 1000 + round_no)
     out = []
-    for h in round_plan(game, tables, boards, seed, round_no):
+    for h in plan:
         n = len(h.lineup)
         if is_pair_game(game):
             x = rng.randint(-3, 3)
@@ -40,23 +37,14 @@ def play_round(game: str, tables: list[list[str]], boards: int, seed: int, round
 def run_swiss(
     game: str, entrants: list[str], rounds: int, boards: int, seed: int
 ) -> list[tuple[RoundResult, list[Hand]]]:
+    """A whole Swiss tournament through the hall's two calls a round, random hand scores."""
     done: list[RoundResult] = []
     out = []
     for r in range(1, rounds + 1):
-        rows = standings(entrants, done)
-        pairing = swiss_pairing(
-            {row.entrant: row.score for row in rows},
-            met_counts(met_tables(done)),
-            table_size(game),
-            seed=seed + r,
-            had_bye=had_bye(done),
-        )
-        hands = play_round(game, pairing.tables, boards, seed, r)
-        result = RoundResult(
-            tuple(tuple(t) for t in pairing.tables), tuple(pairing.byes), round_percentages(hands, pairing.byes)
-        )
-        done.append(result)
-        out.append((result, hands))
+        pairing, plan = start_round(game, entrants, done, seed, r, boards)
+        hands = play_round(game, plan, seed, r)
+        done.append(finish_round(pairing, plan, hands))
+        out.append((done[-1], hands))
     return out
 
 
@@ -197,6 +185,26 @@ def test_baohuang_tables_spread_the_field_and_nobody_sits_out() -> None:
     for n, sizes in ((2, [2]), (6, [3, 3]), (7, [4, 3]), (11, [4, 4, 3]), (12, [4, 4, 4]), (15, [5, 5, 5])):
         p = swiss_pairing({f"x{i}": 0 for i in range(n)}, [], 5, seed=n)
         assert [len(t) for t in p.tables] == sizes and p.byes == []
+
+
+def test_a_round_cut_off_by_the_clock_scores_what_was_played() -> None:
+    """Four Shengji pairs, two tables: table 1 never started (a no-show table), so its pairs
+    get 50 % (every board average) and table 0's, with nobody to compare with, 50 % too.
+    When table 1 plays, its first pair holds 0+2 on board 0 (+4 against table 0's +2) and
+    1+3 on board 1 (+4 against -2): 100 %; its second pair makes -4 against -2 and -4
+    against +2: 0 %; table 0's first pair faces those same results the other way: 0 % and
+    its second pair 100 %."""
+    pairing, plan = start_round("shengji", list("ABCD"), [], seed=2, round_no=1, boards=2)
+    played = [h.played([1, -1, 1, -1]) for h in plan if h.table == 0]
+    result = finish_round(pairing, plan, played)
+    assert result.scores == dict.fromkeys("ABCD", 50.0)
+    whole = finish_round(
+        pairing,
+        plan,
+        played + [h.played([2, -2, 2, -2] if h.board == 0 else [-2, 2, -2, 2]) for h in plan if h.table == 1],
+    )
+    (a, b), (c, d) = pairing.tables
+    assert whole.scores == {a: 0.0, b: 100.0, c: 100.0, d: 0.0}
 
 
 # ---------------------------------------------------------------------------- the property
