@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paiju.errors import IllegalAction
 from paiju.server.tournaments.boards import Hand
@@ -103,3 +105,17 @@ def test_a_winner_from_outside_the_match_is_refused() -> None:
     with pytest.raises(IllegalAction) as e:
         next_round(first, ["a", "x"], ["a", "b", "c", "d"])
     assert e.value.code == "bad_value"
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 40), seed=st.integers(0, 1000))
+def test_any_field_plays_down_to_one_winner_with_byes_only_in_round_one(n: int, seed: int) -> None:
+    seeded = [f"s{i}" for i in range(1, n + 1)]
+    first = knockout_bracket(seeded)
+    byes = [m.high for m in first if m.low is None]
+    assert len(byes) == (1 << (n - 1).bit_length()) - n  # up to the next power of two
+    assert sorted(byes, key=seeded.index) == seeded[: len(byes)]  # the top seeds
+    assert sorted(e for m in first for e in (m.high, m.low) if e) == sorted(seeded)
+    winner, rounds = run_knockout("shuangkou", seeded, seed)
+    assert winner in seeded and len(rounds[-1]) == 1
+    assert all(m.low is not None for r in rounds[1:] for m in r)
