@@ -75,6 +75,9 @@ def test_both_hold_the_same_cards() -> None:
     for who in "AB":
         assert sorted(s for h in solo for s in h.holdings()[who]) == [0, 1, 2, 3, 4]
     assert all(h.lineup.count(None) == 3 for h in solo)
+    # another match of the round: its own table, the same boards
+    other = match_plan("baohuang", Match("C", "D"), range(1), 7, 1, table=3)
+    assert {h.table for h in other} == {3} and [h.seed for h in other] == [h.seed for h in solo]
 
 
 def test_the_match_score_is_the_difference_and_a_tie_goes_to_an_extra_board_then_the_seed() -> None:

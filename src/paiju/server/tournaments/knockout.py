@@ -86,15 +86,15 @@ def next_round(matches: Sequence[Match], winners: Sequence[str], seeded: Sequenc
     return out
 
 
-def match_plan(game: str, match: Match, boards: Iterable[int], seed: int, round_no: int) -> list[Hand]:
-    """The hands of a match: each board in every seating (table 0; the hall numbers its
-    tables). ``boards`` is ``range(n)``, or the extra board ``[n]``."""
+def match_plan(game: str, match: Match, boards: Iterable[int], seed: int, round_no: int, table: int = 0) -> list[Hand]:
+    """The hands of a match at table ``table``: each board in every seating, the same boards
+    at every match of the round. ``boards`` is ``range(n)``, or the extra board ``[n]``."""
     assert match.low is not None, "a bye is not played"
     out = []
     for board in boards:
         for rotation in range(sides(game)):
             lineup = table_lineup(game, [match.high, match.low], rotation)
-            out.append(Hand(0, board, board_seed(seed, round_no, board), rotation, lineup))
+            out.append(Hand(table, board, board_seed(seed, round_no, board), rotation, lineup))
     return out
 
 
