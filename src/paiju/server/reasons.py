@@ -137,5 +137,17 @@ _hall_reasons(
     unseated="you were unseated",
 )
 
+_hall_reasons(
+    # tournaments 比赛 (server/tournaments)
+    too_few_entrants="a {game} tournament needs at least {min} entrants; it has {count}",
+    pair_of_one="a {game} entrant is a pair of two different players: {entrant} has {count}",
+    entrant_twice="{player} is entered twice",
+    bad_rounds="a Swiss tournament plays 1 to {max} rounds",
+    bad_boards="a round plays {min} to {max} boards, a multiple of {step}",
+    bad_tournament_format="a tournament's format is swiss or knockout",
+    no_such_board="table {table} has no board {board} in seating {rotation}",
+    bad_board_scores="a corrected hand has {seats} seat scores, whole numbers",
+)
+
 #: warnings of a legal action the player should confirm (a ``check`` answer's ``warning``)
 _hall_reasons(call_makes_solo="you hold every {card}: calling it, you play 暗独 alone against four")
