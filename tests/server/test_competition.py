@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 import httpx
+import pytest
 
 from paiju.server.tables.competition import drawn_by_lot
 
@@ -83,6 +84,7 @@ def test_a_competition_room_draws_seats_refuses_hints_and_keeps_the_seats(hall: 
         assert c.until(lambda m: m["type"] == "error")["code"] == "seat_locked"
 
 
+@pytest.mark.slow  # a hand played first: ~16 s (make test-slow)
 def test_a_competitor_gone_between_hands_is_dealt_in_on_hosted_with_the_penalty(start_server: Any) -> None:
     """Between two hands of a competition match the countdown does not stand the absent up:
     the next hand starts and he leaves it as at a leave (托管 and the leave penalty)."""
