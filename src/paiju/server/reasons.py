@@ -125,6 +125,8 @@ _hall_reasons(
     # competition mode 比赛 (tables/competition.py)
     no_hint_in_competition="no hints in a competition room (不许提示)",
     seat_locked="the seats are kept until the match ends (比赛过程中不许换座位)",
+    not_referee="only the competition's referee pauses and resumes the table",
+    table_paused="the referee paused the table: wait until it resumes",
     invite_self="you cannot invite yourself",
     invite_not_friend="you invite the players you follow",
     invite_blocked="you cannot invite this player",
