@@ -202,17 +202,16 @@ def create_app(
             password = body.get("password")
             if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
                 raise IllegalAction("wrong user name or password", "wrong_login")
-            login_limiter.check(username, address)
+            stamp = login_limiter.attempt(username, address)  # counted now: concurrent guesses see it
         except IllegalAction as e:
             return _error(str(e), 429 if e.code == "login_too_fast" else 400, e=e)
         found = await asyncio.to_thread(hall().store.read, accounts.account_tx, username)
         ok = await asyncio.to_thread(accounts.verify_password, found["password_hash"] if found else None, password)
         if not ok or found is None:
-            login_limiter.failed(username, address)
             return _refuse(401, "wrong user name or password", "wrong_login")
         if moderation.is_barred_now(found):
             return _refuse(403, "this account is disabled", "account_disabled")
-        login_limiter.succeeded(username)
+        login_limiter.succeeded(username, address, stamp)
         pid = found["id"]
         rehash = (
             await asyncio.to_thread(accounts.hash_password, password)
@@ -260,13 +259,13 @@ def create_app(
             if p is None or p["username"] is None:
                 raise IllegalAction("log in to an account first", "not_account")
             accounts.check_password(body.get("new"))
-            login_limiter.check(p["username"], _address(req))
+            stamp = login_limiter.attempt(p["username"], _address(req))  # counted before the hash
         except IllegalAction as e:
             return _error(str(e), 429 if e.code == "login_too_fast" else 400, e=e)
         old = body.get("old")
         if not isinstance(old, str) or not await asyncio.to_thread(accounts.verify_password, p["password_hash"], old):
-            login_limiter.failed(p["username"], _address(req))
             return _refuse(401, "wrong user name or password", "wrong_login")
+        login_limiter.succeeded(p["username"], _address(req), stamp)
         hashed = await asyncio.to_thread(accounts.hash_password, body["new"])
         pid, keep = p["id"], p["token"]
         await hall().write(Write(run=lambda c: accounts.set_password_tx(c, pid, hashed, keep=keep)))
