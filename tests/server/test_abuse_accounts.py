@@ -5,9 +5,13 @@ guest registers. On a hall served in the test process (fast; no timed asserts)."
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import httpx
+import pytest
+
+from paiju.server.accounts import hashing, users
 
 from .conftest import InProcess
 
@@ -48,3 +52,51 @@ def test_concurrent_wrong_logins_cannot_pass_the_limit(in_process: InProcess) ->
     right = codes.pop(25)
     assert codes.count(401) <= 5 and set(codes) <= {401, 429}, codes
     assert right == 429 and answers[25].json()["code"] == "login_too_fast", answers[25].text
+
+
+class HeldHasher:
+    """argon2 that holds every hash until ``gate`` opens (a flood of hashes in progress)."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.gate, self.entered = real, threading.Event(), 0
+
+    def hash(self, password: str) -> str:
+        self.entered += 1
+        assert self.gate.wait(60), "the test never opened the gate"
+        return str(self.real.hash(password))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_a_session_lookup_never_waits_behind_password_hashes(
+    in_process: InProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34 item 0c: argon2 ran on the default thread pool, where every session lookup
+    runs too: 50 concurrent registrations made a victim's /api/me wait seconds. Now hashes
+    have a pool of their own: with 40 registrations held mid-hash (more than the default
+    pool's threads), the victim's /api/me is answered before any of them finishes."""
+    with httpx.Client(base_url=in_process.url, timeout=30, headers={"Origin": in_process.url}) as c:
+        victim = c.post("/api/login", json={"name": "victim"}).cookies["paiju_token"]
+    held = HeldHasher(users._hasher)
+    monkeypatch.setattr(users, "_hasher", held)
+
+    async def flood() -> None:
+        async with _client(in_process) as c:
+            signups = [
+                asyncio.create_task(c.post("/api/register", json={"username": f"flood{i}", "password": PASSWORD}))
+                for i in range(40)
+            ]
+            while held.entered < hashing.WORKERS:  # the hashing has begun
+                await asyncio.sleep(0.01)
+            try:
+                async with _client(in_process, victim) as v:
+                    # a guard against a hang, not a timing assert: without the fix it never comes
+                    r = await asyncio.wait_for(v.get("/api/me"), 10)
+                assert r.status_code == 200 and r.json()["player"]["name"] == "victim"
+                assert not any(s.done() for s in signups), "a registration finished while every hash was held"
+            finally:
+                held.gate.set()
+            assert {s.status_code for s in await asyncio.gather(*signups)} == {200}
+
+    asyncio.run(flood())

@@ -31,6 +31,7 @@ from paiju.registry import GAMES
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import moderation, profile, settlement, social
 from paiju.server.accounts import users as accounts
+from paiju.server.accounts.hashing import hashing
 from paiju.server.accounts.settlement import BeanSettings
 from paiju.server.cluster.shared import RedisUnavailable
 from paiju.server.store import db
@@ -169,7 +170,7 @@ def create_app(
         count = await asyncio.to_thread(hall().store.read, accounts.registrations_tx, address)
         if count >= beans.registrations_per_hour:  # before the costly hash; the write checks again
             return _too_many_registrations(count)
-        hashed = await asyncio.to_thread(accounts.hash_password, body["password"])
+        hashed = await hashing(accounts.hash_password, body["password"])
         guest = p["id"] if p else None
 
         def run(c: Any) -> dict[str, Any] | None:
@@ -206,7 +207,7 @@ def create_app(
         except IllegalAction as e:
             return _error(str(e), 429 if e.code == "login_too_fast" else 400, e=e)
         found = await asyncio.to_thread(hall().store.read, accounts.account_tx, username)
-        ok = await asyncio.to_thread(accounts.verify_password, found["password_hash"] if found else None, password)
+        ok = await hashing(accounts.verify_password, found["password_hash"] if found else None, password)
         if not ok or found is None:
             return _refuse(401, "wrong user name or password", "wrong_login")
         if moderation.is_barred_now(found):
@@ -214,9 +215,7 @@ def create_app(
         login_limiter.succeeded(username, address, stamp)
         pid = found["id"]
         rehash = (
-            await asyncio.to_thread(accounts.hash_password, password)
-            if accounts.needs_rehash(found["password_hash"])
-            else None
+            await hashing(accounts.hash_password, password) if accounts.needs_rehash(found["password_hash"]) else None
         )
 
         def run(c: Any) -> str:
@@ -263,10 +262,10 @@ def create_app(
         except IllegalAction as e:
             return _error(str(e), 429 if e.code == "login_too_fast" else 400, e=e)
         old = body.get("old")
-        if not isinstance(old, str) or not await asyncio.to_thread(accounts.verify_password, p["password_hash"], old):
+        if not isinstance(old, str) or not await hashing(accounts.verify_password, p["password_hash"], old):
             return _refuse(401, "wrong user name or password", "wrong_login")
         login_limiter.succeeded(p["username"], _address(req), stamp)
-        hashed = await asyncio.to_thread(accounts.hash_password, body["new"])
+        hashed = await hashing(accounts.hash_password, body["new"])
         pid, keep = p["id"], p["token"]
         await hall().write(Write(run=lambda c: accounts.set_password_tx(c, pid, hashed, keep=keep)))
         await hall().revocation.end(pid, "password", keep=db.session_id(keep))  # every other session's tables close

@@ -24,6 +24,7 @@ from starlette.routing import Route
 
 from paiju.errors import IllegalAction
 from paiju.server.accounts import social
+from paiju.server.accounts.hashing import hashing
 from paiju.server.store import db
 from paiju.server.tables import access
 from paiju.server.tables.cluster_rooms import RoomBusy
@@ -160,7 +161,7 @@ class SocialApi:
                 table.admit(pid)
             elif password is not None and table.access.get("password"):
                 self._guessing((pid, table.id), False)
-                if not await asyncio.to_thread(access.password_matches, table.access["password"], password):
+                if not await hashing(access.password_matches, table.access["password"], password):
                     self._guessing((pid, table.id), True)
                     raise IllegalAction("wrong password for this room", "room_password")
                 table.admit(pid)
@@ -215,5 +216,5 @@ class SocialApi:
             if pid is None:
                 raise IllegalAction(f"there is no player {str(who)[:32]!r}", "no_such_player")
             reserved[int(seat)] = pid
-        hashed = await asyncio.to_thread(access.hash_room_password, password) if password else None
+        hashed = await hashing(access.hash_room_password, password) if password else None
         return hashed, reserved
