@@ -100,3 +100,27 @@ def test_a_session_lookup_never_waits_behind_password_hashes(
             assert {s.status_code for s in await asyncio.gather(*signups)} == {200}
 
     asyncio.run(flood())
+
+
+def test_registering_ends_the_guest_session(in_process: InProcess) -> None:
+    """Issue 34 item 0d: a guest's cookie still logged in as the account it registered,
+    through the account's logout and later logins. Registration replaces the guest session:
+    the old cookie is no one, before and after the account logs out."""
+    with httpx.Client(base_url=in_process.url, timeout=30, headers={"Origin": in_process.url}) as c:
+        guest = c.post("/api/login", json={"name": "visitor"}).cookies["paiju_token"]
+    account = _register(in_process, "visitor_acct", token=guest)
+    assert account["token"] != guest and not account["guest"]
+
+    def me(token: str) -> Any:
+        with _client_sync(in_process, token) as c:
+            return c.get("/api/me").json()["player"]
+
+    assert me(account["token"])["id"] == account["id"]
+    assert me(guest) is None
+    with _client_sync(in_process, account["token"]) as c:
+        assert c.post("/api/logout", json={}).status_code == 200
+    assert me(guest) is None and me(account["token"]) is None
+
+
+def _client_sync(hall: InProcess, token: str) -> httpx.Client:
+    return httpx.Client(base_url=hall.url, cookies={"paiju_token": token}, timeout=30, headers={"Origin": hall.url})

@@ -153,8 +153,8 @@ def register_tx(
     per_hour: int | None = None,
     start_after_hands: int = 0,
 ) -> dict[str, Any] | None:
-    """A new account, or the guest ``guest`` made one (its player, history and rating kept);
-    its first session, and its starting beans once it has finished ``start_after_hands``
+    """A new account, or the guest ``guest`` made one (its player, history and rating kept;
+    its guest sessions end); its first session, and its starting beans once it has finished ``start_after_hands``
     scored hands (at once when 0; the hands of the guest count). None: the user name is
     taken; ``{"too_many": n}``: ``address`` registered ``n`` ≥ ``per_hour`` accounts in the
     last hour (counted in the store, so across workers and restarts). Either way nothing is
@@ -181,6 +181,7 @@ def register_tx(
     else:
         pid = guest
         c.execute(update(players).where(players.c.id == pid).values(**values))
+        db.revoke_sessions_tx(c, pid)  # the guest's cookies end: only the account's new session logs in
     token = db.new_session_tx(c, pid, address)
     grant_start_tx(c, pid, BeanSettings(start=start_beans, start_after_hands=start_after_hands))
     return {"id": pid, "name": name, "username": username, "token": token}
