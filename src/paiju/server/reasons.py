@@ -22,6 +22,7 @@ _hall_reasons(
     no_name="choose a name first",
     no_such_room="there is no such room",
     refused_origin="this page may not act in the hall",
+    json_only="send the body as application/json",
     too_many_connections="too many connections: close another tab first",
     unavailable="the hall cannot reach its database right now; try again in a moment",
     save_failed="the hall cannot save right now; your move was not taken — try again",
@@ -83,6 +84,7 @@ _hall_reasons(
     too_many_rooms="you have {count} open rooms already: play in one, or wait until an empty one closes",
     rooms_too_fast="too many new rooms: at most {count} a minute",
     bad_value="{where} is not a value the hall takes",
+    bad_param="{name} is a whole number from {min} to {max}",
     bad_name="a name is 1-{max} visible characters",
 )
 

@@ -56,6 +56,9 @@ from paiju.server.web.answers import error as _error
 from paiju.server.web.answers import json_body as _json_body
 from paiju.server.web.answers import refuse as _refuse
 from paiju.server.web.answers import request_token as _token
+from paiju.server.web.answers import room_id as _room_id
+from paiju.server.web.answers import whole as _whole
+from paiju.server.web.gate import Gate
 from paiju.server.web.origin import OriginPolicy, SecurityHeaders
 from paiju.server.web.protocol import ProtocolError, parse_client_message
 from paiju.server.web.social_api import SocialApi
@@ -67,6 +70,16 @@ UNAVAILABLE = "the hall cannot reach its database right now; nothing was changed
 OTHERS_UNAVAILABLE = "the hall cannot reach its other servers right now — try again in a moment"
 START_WAIT = 60.0  # seconds the hall waits for its database at start-up
 MAX_PAGE = 200
+MAX_SEAT = 15  # seats are numbered from 0; no game has more than a few
+
+
+def _page(req: Request, limit: int) -> tuple[int, int]:
+    """``?offset=`` (0 or more) and ``?limit=`` (1 to MAX_PAGE) of a paged list."""
+    return _whole(req.query_params, "offset", 0, 0), _whole(req.query_params, "limit", limit, 1, MAX_PAGE)
+
+
+def _hand_number(req: Request) -> int:
+    return _whole(req.path_params, "number", None, 1)
 
 
 def _encoded_frames(
@@ -286,14 +299,8 @@ def create_app(
 
     async def api_player(req: Request) -> Response:
         """A player's profile: record, titles, ratings, beans and rating over time, hands (paged)."""
-        try:
-            pid = int(req.path_params["player"])
-            offset = int(req.query_params.get("offset", 0))
-            limit = int(req.query_params.get("limit", 20))
-        except ValueError:
-            return _error("the player, offset and limit are whole numbers")
-        if offset < 0 or not 1 <= limit <= MAX_PAGE:
-            return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
+        pid = _whole(req.path_params, "player", None, 1)
+        offset, limit = _page(req, 20)
         data = await asyncio.to_thread(hall().store.read, profile.profile_tx, pid, offset, limit)
         if data is None:
             return _error("there is no such player", 404)
@@ -304,15 +311,9 @@ def create_app(
         """排行榜 of one game, by rating, beans or points (title), paged."""
         game = req.query_params.get("game", "")
         by = req.query_params.get("by", "rating")
-        try:
-            offset = int(req.query_params.get("offset", 0))
-            limit = int(req.query_params.get("limit", 20))
-        except ValueError:
-            return _error("offset and limit are whole numbers")
+        offset, limit = _page(req, 20)
         if game not in GAMES or by not in profile.BOARDS:
             return _error(f"game is one of {', '.join(GAMES)} and by one of {', '.join(profile.BOARDS)}")
-        if offset < 0 or not 1 <= limit <= MAX_PAGE:
-            return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
         data = await asyncio.to_thread(hall().store.read, profile.leaderboard_tx, game, by, offset, limit)
         return JSONResponse(data)
 
@@ -353,13 +354,7 @@ def create_app(
     async def api_rooms(req: Request) -> Response:
         if req.method == "POST":
             return await create_room(req)
-        try:
-            offset = int(req.query_params.get("offset", 0))
-            limit = int(req.query_params.get("limit", limits.lobby_page))
-        except ValueError:
-            return _error("offset and limit are whole numbers")
-        if offset < 0 or not 1 <= limit <= MAX_PAGE:
-            return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
+        offset, limit = _page(req, limits.lobby_page)
         p = await me(req)
         game = req.query_params.get("game")
         cluster = hall().cluster
@@ -424,7 +419,7 @@ def create_app(
         return JSONResponse({"room": table.id, "seat": seat})
 
     async def api_room(req: Request) -> Response:
-        rid = req.path_params["room"]
+        rid = _room_id(req.path_params)
         table = hall().tables.get(rid)
         if table is not None:
             return JSONResponse(table.room_info())
@@ -514,7 +509,7 @@ def create_app(
         return str(row["name"]) if row else ""
 
     async def api_hand(req: Request) -> Response:
-        data = await hand_record(req.path_params["room"], req.path_params["number"])
+        data = await hand_record(_room_id(req.path_params), _hand_number(req))
         return Response(data, media_type="application/json")
 
     async def replay_allowed(req: Request) -> None:
@@ -528,10 +523,7 @@ def create_app(
             raise HttpError(429, str(why), why)
 
     def _seat_param(req: Request) -> int:
-        try:
-            return int(req.query_params.get("seat", "0"))
-        except ValueError:
-            raise HttpError(400, "seat is a whole number") from None
+        return _whole(req.query_params, "seat", 0, 0, MAX_SEAT)
 
     def _frames_answer(req: Request, data: bytes) -> Response:
         """Frames are large and repetitive: sent gzipped to a client that takes it (~30×)."""
@@ -541,7 +533,7 @@ def create_app(
 
     async def api_hand_replay(req: Request) -> Response:
         """A finished hand's replay frames 牌谱回放 from ``?seat=`` (every hand face up)."""
-        rid, n, seat = req.path_params["room"], req.path_params["number"], _seat_param(req)
+        rid, n, seat = _room_id(req.path_params), _hand_number(req), _seat_param(req)
         key = (rid, n, seat)
         data = hall().frames_bytes(key)
         if data is None:
@@ -571,7 +563,7 @@ def create_app(
     async def api_analysis(req: Request) -> Response:
         """复盘 of one seat of a finished hand: GET its state (progress, or the analysis once
         made); POST starts it (a player's own request; the hall's budget)."""
-        rid, n, seat = key = (req.path_params["room"], req.path_params["number"], _seat_param(req))
+        rid, n, seat = key = (_room_id(req.path_params), _hand_number(req), _seat_param(req))
         record = orjson.loads(await hand_record(rid, n))  # finished hands only (404 otherwise)
         if req.method == "GET":
             return JSONResponse(await hall().analyses.state(key))
@@ -605,7 +597,12 @@ def create_app(
             await refuse(ws, "choose a name first", 4401, "no_name")
             return
         try:
-            table = await hall().table(ws.path_params["room"])
+            rid = _room_id(ws.path_params)  # no NUL or odd text reaches the database
+        except HttpError:
+            await refuse(ws, "no such room", 4404, "no_such_room")
+            return
+        try:
+            table = await hall().table(rid)
         except RoomBusy as e:  # the room is moving here, or this worker is stopping: try again soon
             await refuse(ws, REASONS[e.code], 1013, e.code)
             return
@@ -744,7 +741,10 @@ def create_app(
     ]
     handlers: dict[Any, Any] = {StoreError: unavailable, SQLAlchemyError: unavailable, HttpError: http_error}
     return Starlette(
-        routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[Middleware(SecurityHeaders)]
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers=handlers,
+        middleware=[Middleware(SecurityHeaders), Middleware(Gate, policy=policy)],  # gate.py: every route's rule
     )
 
 

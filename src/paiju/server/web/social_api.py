@@ -29,7 +29,7 @@ from paiju.server.store import db
 from paiju.server.tables import access
 from paiju.server.tables.cluster_rooms import RoomBusy
 from paiju.server.tables.hall import Hall
-from paiju.server.web.answers import address, error, json_body
+from paiju.server.web.answers import address, error, json_body, room_id
 
 STATUS = {  # the HTTP status of a refusal, by its reason code (others: 400)
     "no_name": 401,
@@ -152,7 +152,7 @@ class SocialApi:
         try:
             p = await self._player(req)
             body = await json_body(req, self.body_bytes)
-            table = await self._table(req.path_params["room"])
+            table = await self._table(room_id(req.path_params))
             pid, invite, password = p["id"], body.get("invite"), body.get("password")
             if invite is not None:
                 token = str(table.access.get("invite") or "")
@@ -192,7 +192,7 @@ class SocialApi:
         the page's link is ``#/room/{id}?invite={token}``."""
         try:
             p = await self._player(req)
-            table = await self._table(req.path_params["room"])
+            table = await self._table(room_id(req.path_params))
             if table.seat_of(p["id"]) is None and table.created_by != p["id"]:
                 raise IllegalAction("only a player seated here may invite", "not_seated")
         except IllegalAction as e:
