@@ -50,15 +50,14 @@ def fuzzed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         yield hall, r.cookies["paiju_token"]
 
 
+def sensible(name: str, room: str) -> str:
+    return room if name == "room" else "baohuang" if name == "game" else "1"
+
+
 def fill(template: str, value: str, room: str) -> Iterator[str]:
     """The path with each parameter in turn set to ``value`` (the others sensible)."""
-    names = PARAM.findall(template)
-    for name in names:
-        path = template
-        for other in names:
-            sensible = room if other == "room" else "baohuang" if other == "game" else "1"
-            path = re.sub(r"{%s(?::\w+)?}" % other, value if other == name else sensible, path)
-        yield path
+    for name in PARAM.findall(template):
+        yield PARAM.sub(lambda m, name=name: value if m[1] == name else sensible(m[1], room), template)
 
 
 def requests(values: list[str], room: str, cross: bool) -> Iterator[tuple[str, str]]:
@@ -67,7 +66,7 @@ def requests(values: list[str], room: str, cross: bool) -> Iterator[tuple[str, s
             continue
         for value in values:
             yield from ((method, p) for p in fill(template, value, room))
-            base = PARAM.sub(lambda m: room if m[1] == "room" else "baohuang" if m[1] == "game" else "1", template)
+            base = PARAM.sub(lambda m: sensible(m[1], room), template)
             yield method, base + "?" + "&".join(f"{n}={value}" for n in QUERY_NAMES)  # all at once
             names = QUERY_NAMES if cross else QUERY_NAMES[:3]
             yield from ((method, f"{base}?{n}={value}") for n in names)  # one by one

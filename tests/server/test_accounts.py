@@ -79,7 +79,7 @@ def test_behind_https_the_cookie_is_secure(hall: Hall) -> None:
         r = c.post(
             "/api/register",
             json={"username": "behind_tls", "password": PASSWORD},
-            headers={"X-Forwarded-Proto": "https"},
+            headers={"X-Forwarded-Proto": "https", "Origin": hall.url.replace("http://", "https://")},  # its page's
         )
     assert r.status_code == 200, r.text
     cookie = r.headers["set-cookie"].lower()

@@ -48,6 +48,8 @@ _hall_reasons(
     start_beans_pending="your start beans come after {hands} more scored hands",
     # replays and analysis (replays.py, analysis_jobs.py)
     too_many_replays="too many replays: try again in a minute",
+    too_many_guests="too many new guests from your address: try again in a minute",
+    analysis_address="{count} analyses asked from your address are still running: wait for one to finish",
     analysis_busy="the hall is analysing {jobs} hands already: try again in a minute",
     analysis_yours="your analysis of another hand is still running: wait for it to finish",
     bad_own_multiplier="your own multiplier is 1 to 4, set between hands in a room that allows it",
@@ -80,6 +82,7 @@ _hall_reasons(
     # rooms (HTTP)
     unknown_game="there is no game {game}",
     bad_room_options="the room options are not valid: {detail}",
+    bad_room_name="a room's name may not contain invisible or control characters ({char})",
     bad_turn_timeout="the turn timeout is between 1 and 600 seconds",
     too_many_rooms="you have {count} open rooms already: play in one, or wait until an empty one closes",
     rooms_too_fast="too many new rooms: at most {count} a minute",

@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket
 
 from paiju.errors import IllegalAction
 from paiju.server.tables.limits import MAX_INT, check_value
+from paiju.server.web.origin import SECURITY_HEADERS
 
 COOKIE = "paiju_token"
 TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a login token can be (the store makes hex)
@@ -33,7 +34,13 @@ class HttpError(Exception):
 
 
 def request_token(req: Request | WebSocket) -> str | None:
-    return req.cookies.get(COOKIE) or req.headers.get("x-paiju-token") or req.query_params.get("token")
+    """The session token: the cookie, else the ``X-Paiju-Token`` header, else — on the
+    WebSocket URL only, where a program cannot always set a header — ``?token=`` (in an
+    HTTP URL it would end up in logs and Referers)."""
+    token = req.cookies.get(COOKIE) or req.headers.get("x-paiju-token")
+    if token is None and isinstance(req, WebSocket):
+        token = req.query_params.get("token")
+    return token
 
 
 def whole(params: Mapping[str, Any], name: str, default: int | None, lo: int, hi: int = MAX_INT) -> int:
@@ -66,6 +73,14 @@ def error(text: str, status: int = 400, e: IllegalAction | None = None) -> JSONR
     if e is not None:
         body.update(code=getattr(e, "code", "illegal"), params=getattr(e, "params", {}))
     return JSONResponse(body, status_code=status)
+
+
+async def server_error(req: Request, exc: Exception) -> JSONResponse:
+    """A 500, with the security headers every answer has (Starlette sends it from outside
+    the app's middleware, so SecurityHeaders never sees it); the traceback is logged."""
+    return JSONResponse(
+        {"error": "the hall could not handle this request; nothing was changed"}, 500, headers=SECURITY_HEADERS
+    )
 
 
 def refuse(status: int, text: str, code: str, **params: Any) -> JSONResponse:

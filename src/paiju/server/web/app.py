@@ -50,7 +50,7 @@ from paiju.server.tables.limits import normalize_name
 from paiju.server.tables.throttle import FloodWatch, Limits
 from paiju.server.web import collector
 from paiju.server.web.admin_api import AdminApi
-from paiju.server.web.answers import COOKIE, TOKEN_TEXT, HttpError
+from paiju.server.web.answers import COOKIE, TOKEN_TEXT, HttpError, server_error
 from paiju.server.web.answers import address as _address
 from paiju.server.web.answers import error as _error
 from paiju.server.web.answers import json_body as _json_body
@@ -141,7 +141,7 @@ def create_app(
         return await asyncio.to_thread(hall().store.player_by_token, token)
 
     def same_origin(req: Request) -> None:
-        why = policy.refuses(req.headers)
+        why = policy.refuses(req.headers, req.url.scheme)
         if why:
             raise HttpError(403, why)
 
@@ -333,6 +333,7 @@ def create_app(
             token = p["token"]
             pid = p["id"]
         else:
+            await guest_allowed(req)
             created = await hall().create_player(name, _address(req))
             token, pid = created["token"], created["id"]
         player = await asyncio.to_thread(hall().store.player_by_token, token)
@@ -443,7 +444,7 @@ def create_app(
         h = state.get("hall")
         if h is None:
             return JSONResponse({"ok": False, "why": ["starting"]}, status_code=503)
-        database = "ok" if h.database_ok() else "unreachable"
+        database = "ok" if h.database_ok() and await h.database_answers() else "unreachable"
         if h.cluster is None:
             why = [] if database == "ok" else ["database"]
             answer: dict[str, Any] = {"ok": not why, "why": why, "worker": None, "rooms": len(h.tables)}
@@ -512,6 +513,17 @@ def create_app(
         data = await hand_record(_room_id(req.path_params), _hand_number(req))
         return Response(data, media_type="application/json")
 
+    async def guest_allowed(req: Request) -> None:
+        """A new guest costs nothing to ask for: so many a minute per address (each one is a
+        player the hall keeps, and one more 复盘 or table slot)."""
+        h, address = hall(), _address(req)
+        allowed = h.throttle.guest(address)
+        if allowed and h.cluster is not None:
+            allowed = await h.cluster.within("guests", address, limits.guests_per_minute)
+        if not allowed:
+            why = IllegalAction("too many new guests from your address: try again in a minute", "too_many_guests")
+            raise HttpError(429, str(why), why)
+
     async def replay_allowed(req: Request) -> None:
         """A replay made anew costs the hall tens of milliseconds of CPU: so many a minute per address."""
         h, address = hall(), _address(req)
@@ -572,9 +584,9 @@ def create_app(
         if not p:
             return _error("choose a name first (POST /api/login)", 401)
         try:
-            answer = await hall().analyses.start(key, p["id"], record)
+            answer = await hall().analyses.start(key, p["id"], record, _address(req))
         except IllegalAction as e:
-            status = 429 if e.code in ("analysis_busy", "analysis_yours") else 400
+            status = 429 if e.code in ("analysis_busy", "analysis_yours", "analysis_address") else 400
             return _error(str(e), status, e=e)
         return JSONResponse(answer, status_code=202 if answer["state"] != "done" else 200)
 
@@ -584,7 +596,7 @@ def create_app(
         await ws.close(code=code)
 
     async def ws_table(ws: WebSocket) -> None:
-        why = policy.refuses(ws.headers)
+        why = policy.refuses(ws.headers, ws.url.scheme)
         if why:
             await refuse(ws, why, 4403, "refused_origin")
             return
@@ -740,6 +752,7 @@ def create_app(
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
     handlers: dict[Any, Any] = {StoreError: unavailable, SQLAlchemyError: unavailable, HttpError: http_error}
+    handlers[Exception] = server_error  # answers.py: a 500 with the security headers
     return Starlette(
         routes=routes,
         lifespan=lifespan,

@@ -32,7 +32,7 @@ def refusal(scope: Scope, policy: OriginPolicy) -> tuple[int, IllegalAction] | N
     if scope["method"] in SAFE_METHODS:
         return None
     headers = Headers(scope=scope)
-    why = policy.refuses(headers)
+    why = policy.refuses(headers, scope.get("scheme", "http"))
     if why:
         return 403, IllegalAction(why, "refused_origin")
     if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
