@@ -24,6 +24,7 @@ class Limits:
     flood_window: float = 10.0
     conns_per_player: int = 8  # simultaneous table connections
     conns_per_address: int = 64
+    http_conns_per_address: int = 256  # open HTTP connections (not past a trusted proxy: it caps them)
     outbox_bytes: int = 1 << 20  # unread answers a connection may owe before it is closed
     rooms_per_player: int = 5  # open rooms a player created
     rooms_per_minute: float = 6.0  # rooms a player may create per minute
