@@ -28,6 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
+from paiju.server.accounts import moderation
 from paiju.server.accounts.settlement import BeanSettings
 from paiju.server.store import db
 from paiju.server.store.db import Store
@@ -51,7 +52,6 @@ RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable d
 RECORDS_CACHED = 256  # finished hands' records kept encoded
 FRAMES_CACHED = 32  # finished hands' replay frames kept gzipped (a few to tens of KB each)
 SWEEP_EVERY = 30.0  # seconds between looks for idle rooms
-MAX_LOOKED = 200  # lobby entries read to find where friends sit (a worker of a cluster)
 PING_EVERY, PING_TIMEOUT = 1.0, 2.0  # /healthz: seconds between queries of the database, and how long one may take
 CLOSED = ("closed", "archived")  # stored statuses of rooms no longer loaded (archived: its hands are read)
 log = logging.getLogger("paiju.hall")
@@ -219,6 +219,11 @@ class Hall:
         if self.cluster is not None:
             self.cluster.touched(table)
 
+    def listing_changed(self, table: Table) -> None:
+        """A room was made private or listed again: the lobby shows it so at once."""
+        self._lobby = (-1e9, [])
+        self.touched(table)
+
     async def table(self, room: str) -> Table | None:
         """The table a player connects to: this process's own, or on a worker of a cluster,
         the room claimed from whoever holds it (None: no such open room, or not now)."""
@@ -249,11 +254,16 @@ class Hall:
     async def _carry_out(self, table: Table, what: str, args: dict[str, Any]) -> Any:
         result = await table.order(what, **args)
         if what == "close":
-            await self.close_room(table, force=True)
+            await self.close_room(table, force=True, actor=args.get("actor"), reason=str(args.get("reason", "")))
         return result
 
     async def _heard(self, msg: dict[str, Any]) -> None:
         """A message on the cluster's bus: an order for a room this worker plays, a block, or sessions ended."""
+        if msg.get("kind") == "where" and self.cluster is not None and isinstance(msg.get("reply"), str):
+            wanted = {p for p in msg.get("players") or [] if isinstance(p, int)}
+            found = {str(p): room for p, room in self._sitting_here(wanted).items()}
+            await self.cluster.shared.answer(msg["reply"], {"found": found})
+            return
         if msg.get("kind") == "block":
             a, b = msg.get("player"), msg.get("other")
             if isinstance(a, int) and isinstance(b, int):
@@ -337,23 +347,26 @@ class Hall:
 
     async def where_is(self, pids: list[int]) -> dict[int, dict[str, Any]]:
         """The listed table each of ``pids`` sits at, ``{"id", "name", "game"}`` (a private
-        room is never told): this process's tables, and on a worker the cluster's lobby's
-        first page of ``MAX_LOOKED`` rooms (a friend at a room further down shows as online only)."""
+        room is never told): this process's tables, and on a worker every worker's (asked on
+        the cluster's bus; a worker that does not answer within a second is left out)."""
+        found = self._sitting_here(set(pids))
+        if self.cluster is not None and set(pids) - set(found):
+            answers = await self.cluster.shared.request_all(
+                {"kind": "where", "players": sorted(set(pids) - set(found))}
+            )
+            for answer in answers or []:
+                for pid, room in (answer.get("found") or {}).items():
+                    found.setdefault(int(pid), room)
+        return found
+
+    def _sitting_here(self, wanted: set[int]) -> dict[int, dict[str, Any]]:
         found: dict[int, dict[str, Any]] = {}
-        wanted = set(pids)
-        rooms: list[dict[str, Any]] = [t.room_info() for t in self.tables.values() if t.listed]
-        if self.cluster is not None:
-            try:
-                page, _total, _stale = await self.cluster.lobby_page(0, MAX_LOOKED, None)
-                rooms += page
-            except Exception as e:
-                self.cluster.shared.trouble("reading the lobby", e)
-        for room in rooms:
-            if room.get("private"):
+        for t in self.tables.values():
+            if not t.listed or t.damaged:
                 continue
-            for s in room["seats"]:
-                if s["player_id"] in wanted and s["player_id"] not in found:
-                    found[s["player_id"]] = {"id": room["id"], "name": room["name"], "game": room["game"]}
+            for s in t.seats:
+                if s["player"] in wanted and s["player"] not in found:
+                    found[s["player"]] = {"id": t.id, "name": t.name, "game": t.game_name}
         return found
 
     def player_names(self, ids: list[int]) -> dict[int, str]:
@@ -438,14 +451,21 @@ class Hall:
                 if unmanned or table.idle_since(now) >= self.limits.room_idle:
                     await self.close_room(table)
 
-    async def close_room(self, table: Table, force: bool = False) -> None:
-        """Close a room nobody uses (``force``: an administrator closes it): stored as closed
-        (archived when it has finished hands, which stay readable), no longer listed or loaded."""
+    async def close_room(
+        self, table: Table, force: bool = False, actor: dict[str, Any] | None = None, reason: str = ""
+    ) -> None:
+        """Close a room nobody uses (``force``: an administrator closes it, and its audit row
+        is written with it): stored as closed (archived when it has finished hands, which
+        stay readable), no longer listed or loaded."""
         status = "archived" if table.hands else "closed"
+
+        def run(c: Any) -> None:
+            db.save_room_tx(c, table.id, status=status)
+            if force:
+                moderation.audit_tx(c, actor, "close", reason, room=table.id)
+
         try:
-            await self.write(
-                Write(run=lambda c: db.save_room_tx(c, table.id, status=status), fence=self.fence(table.id))
-            )
+            await self.write(Write(run=run, fence=self.fence(table.id)))
         except Exception as e:  # the store is unavailable: try at the next sweep
             log.debug("room %s not closed yet: %s", table.id, e)
             if force:

@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from paiju.errors import IllegalAction
 from paiju.server.accounts import moderation, reports
+from paiju.server.cluster.shared import PRIVATE
 from paiju.server.tables.cluster_rooms import RoomBusy
 from paiju.server.tables.hall import Hall
 from paiju.server.web.answers import HttpError, error, json_body, whole
@@ -196,6 +197,8 @@ class AdminApi:
         h = self.hall()
         if h.cluster is not None:
             rooms, total, stale = await h.cluster.lobby_page(0, MAX_PAGE, None)
+            hidden, more, stale_too = await h.cluster.lobby_page(0, MAX_PAGE, PRIVATE)  # private rooms too
+            rooms, total, stale = rooms + hidden, total + more, stale or stale_too
         else:
             rooms, stale = [t.room_info() for t in reversed(h.tables.values())], False  # private rooms too
             total = len(rooms)
@@ -209,7 +212,8 @@ class AdminApi:
             reason = moderation.check_reason(body.get("reason"))
             if not isinstance(room, str) or not 1 <= len(room) <= 16:
                 raise IllegalAction("room is a room's id", "bad_value", where="room")
-            args: dict[str, Any] = {"reason": reason}
+            who = {"id": actor["id"], "name": actor["name"], "username": actor.get("username")}
+            args: dict[str, Any] = {"reason": reason, "actor": who}  # the table writes the audit row with the act
             if what == "kick":
                 seat = body.get("seat")
                 if isinstance(seat, bool) or not isinstance(seat, int):
@@ -221,11 +225,6 @@ class AdminApi:
         except RoomBusy as e:
             text = "the room is moving to another server: try again in a moment"
             return error(text, 503, IllegalAction(text, e.code))
-        target = result.get("player") if isinstance(result, dict) else None
-        detail = {k: v for k, v in args.items() if k != "reason"}
-        if isinstance(result, dict) and result.get("penalty") is not None:
-            detail["penalty"] = result["penalty"]
-        await h.decide(lambda c: moderation.audit_tx(c, actor, what, reason, target=target, room=room, **detail))
         return JSONResponse({"ok": True, **({"penalty": result.get("penalty")} if what == "kick" else {})})
 
     async def kick(self, req: Request) -> Response:
