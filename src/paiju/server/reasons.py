@@ -48,6 +48,7 @@ _hall_reasons(
     start_beans_pending="your start beans come after {hands} more scored hands",
     # replays and analysis (replays.py, analysis_jobs.py)
     too_many_replays="too many replays: try again in a minute",
+    replays_busy="the hall is building many replays already: try again soon",
     too_many_guests="too many new guests from your address: try again in a minute",
     analysis_address="{count} analyses asked from your address are still running: wait for one to finish",
     analysis_busy="the hall is analysing {jobs} hands already: try again in a minute",

@@ -37,6 +37,7 @@ from paiju.server.tables.access import new_access, new_code
 from paiju.server.tables.analysis_jobs import Analyses, AnalysisSettings
 from paiju.server.tables.bot_pool import BotPool
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
+from paiju.server.tables.frame_builder import FrameBuilder
 from paiju.server.tables.games_info import check_hall_option, room_option_names, split_options
 from paiju.server.tables.limits import check_value, hidden_char
 from paiju.server.tables.moderation import refusable
@@ -79,6 +80,7 @@ class Hall:
     ) -> None:
         self.store = store
         self.analyses = Analyses(self, analysis)  # 复盘 jobs in their own worker (analysis_jobs.py)
+        self.frames = FrameBuilder()  # replay frames in a worker process (frame_builder.py)
         self.beans = beans or BeanSettings()
         self.bot_pool = BotPool(bot_workers)  # where 最强 bots search, off the event loop (bot_pool.py)
         self.writer = Writer(store.engine)
@@ -140,6 +142,7 @@ class Hall:
             if task is not None:
                 task.cancel()
         await self.analyses.close()
+        self.frames.close()
         await self.revocation.close()
         if self.cluster is not None:
             await self.cluster.close()  # gives every room up (the other workers claim them at once)

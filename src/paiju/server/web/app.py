@@ -38,7 +38,6 @@ from paiju.server.store import db
 from paiju.server.store.db import Store
 from paiju.server.store.records import DamagedHand, stored_record
 from paiju.server.store.writer import StoreError, Write
-from paiju.server.tables import replays
 from paiju.server.tables.analysis_jobs import AnalysisSettings
 from paiju.server.tables.cluster_rooms import ClusterSettings, RoomBusy
 from paiju.server.tables.connection import UNEXPECTED, Conn, unexpected
@@ -80,19 +79,6 @@ def _page(req: Request, limit: int) -> tuple[int, int]:
 
 def _hand_number(req: Request) -> int:
     return _whole(req.path_params, "number", None, 1)
-
-
-def _encoded_frames(
-    record: Any, seat: int, seats: list[dict[str, Any]] | None, room: dict[str, Any] | None = None
-) -> bytes:
-    """The replay frames of ``record`` from ``seat`` (and the ``room`` it was played in),
-    as gzipped JSON (raises IllegalAction)."""
-    try:
-        return gzip.compress(orjson.dumps({**replays.frames(record, seat, seats=seats), "room": room}), 5)
-    except IllegalAction:
-        raise
-    except (KeyError, TypeError, ValueError) as e:  # a record whose setup the engine cannot take
-        raise IllegalAction(f"not a paiju game record: {e}", code="bad_record") from None
 
 
 def _too_many_registrations(count: int) -> JSONResponse:
@@ -555,9 +541,9 @@ def create_app(
             table = hall().tables.get(rid)
             room = {"id": rid, "name": table.name if table else await asyncio.to_thread(_room_name, rid)}
             try:
-                data = await asyncio.to_thread(_encoded_frames, record, seat, names, room)
+                data = await hall().frames.build(record, seat, names, room)  # in a worker process
             except IllegalAction as e:
-                return _error(str(e), e=e)
+                return _error(str(e), 503 if e.code == "replays_busy" else 400, e=e)
             hall().keep_frames(key, data)
         return _frames_answer(req, data)
 
@@ -567,9 +553,9 @@ def create_app(
         body = await _json_body(req, limits.body_bytes, checked=False)
         await replay_allowed(req)
         try:
-            data = await asyncio.to_thread(_encoded_frames, body, _seat_param(req), None)
+            data = await hall().frames.build(body, _seat_param(req), None)
         except IllegalAction as e:
-            return _error(str(e), e=e)
+            return _error(str(e), 503 if e.code == "replays_busy" else 400, e=e)
         return _frames_answer(req, data)
 
     async def api_analysis(req: Request) -> Response:
