@@ -27,6 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
+from paiju.server import metrics
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import moderation
 from paiju.server.accounts.settlement import BeanSettings
@@ -39,6 +40,7 @@ from paiju.server.tables.bot_pool import BotPool
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.tables.frame_builder import FrameBuilder
 from paiju.server.tables.games_info import check_hall_option, room_option_names, split_options
+from paiju.server.tables.hall_metrics import hall_samples
 from paiju.server.tables.limits import check_value, hidden_char
 from paiju.server.tables.moderation import refusable
 from paiju.server.tables.revocation import Revocation
@@ -104,6 +106,10 @@ class Hall:
             self.cluster = Cluster(self, cluster)
             self.cluster.shared.on_bus = self._heard
         self.revocation = Revocation(self)  # ended sessions end their connections (revocation.py)
+        metrics.watch(self)  # its gauges while it lives (hall_metrics.py)
+
+    def metric_samples(self) -> list[metrics.Sample]:
+        return hall_samples(self)
 
     @property
     def leave_grace(self) -> float:
@@ -138,6 +144,7 @@ class Hall:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_rooms(), name="idle-rooms")
 
     async def close(self) -> None:
+        metrics.unwatch(self)
         for task in (self._recovery, self._sweeper):
             if task is not None:
                 task.cancel()
