@@ -51,8 +51,7 @@ class FrameBuilder:
         self, record: Any, seat: int, seats: list[dict[str, Any]] | None, room: dict[str, Any] | None = None
     ) -> bytes:
         """:func:`encoded_frames` in the worker; IllegalAction ``replays_busy`` when full."""
-        if self.busy >= self.queued:
-            raise IllegalAction("the hall is building many replays already: try again soon", "replays_busy")
+        self.check_room()
         self.busy += 1
         try:
             if self._executor is None:
@@ -65,6 +64,11 @@ class FrameBuilder:
                 raise IllegalAction("the replay could not be built: try again", "replays_busy") from None
         finally:
             self.busy -= 1
+
+    def check_room(self) -> None:
+        """Raise ``replays_busy`` when ``queued`` builds wait or run already."""
+        if self.busy >= self.queued:
+            raise IllegalAction("the hall is building many replays already: try again soon", "replays_busy")
 
     def close(self) -> None:
         if self._executor is not None:

@@ -552,6 +552,10 @@ def create_app(
     async def api_replay(req: Request) -> Response:
         """The frames of a record sent by the page (a record file dropped on it)."""
         same_origin(req)
+        try:
+            hall().frames.check_room()  # full: refused before the body is read (reading it costs too)
+        except IllegalAction as e:
+            return _error(str(e), 503, e=e)
         body = await _json_body(req, limits.body_bytes, checked=False)
         await replay_allowed(req)
         try:
