@@ -128,6 +128,9 @@ _hall_reasons(
     bad_invite="this invitation is not the room's",
     password_too_fast="too many wrong passwords: try again in {seconds} s",
     not_room_creator="only the room's creator may change who may come",
+    # competition mode 比赛 (tables/competition.py)
+    no_hint_in_competition="no hints in a competition room (不许提示)",
+    seat_locked="the seats are kept until the match ends (比赛过程中不许换座位)",
     invite_self="you cannot invite yourself",
     invite_not_friend="you invite the players you follow",
     invite_blocked="you cannot invite this player",
@@ -138,6 +141,18 @@ _hall_reasons(
     session_ended="this session was ended: log in again",
     room_closed="an administrator closed this room: {reason}",
     unseated="you were unseated",
+)
+
+_hall_reasons(
+    # tournaments 比赛 (server/tournaments)
+    too_few_entrants="a {game} tournament needs at least {min} entrants; it has {count}",
+    pair_of_one="a {game} entrant is a pair of two different players: {entrant} has {count}",
+    entrant_twice="{player} is entered twice",
+    bad_rounds="a Swiss tournament plays 1 to {max} rounds",
+    bad_boards="a round plays {min} to {max} boards, a multiple of {step}",
+    bad_tournament_format="a tournament's format is swiss or knockout",
+    no_such_board="table {table} has no board {board} in seating {rotation}",
+    bad_board_scores="a corrected hand has {seats} seat scores, whole numbers",
 )
 
 #: warnings of a legal action the player should confirm (a ``check`` answer's ``warning``)

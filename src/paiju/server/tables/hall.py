@@ -561,6 +561,9 @@ class Hall:
             why = check_hall_option(key, value)
             if why is not None:
                 raise IllegalAction(why, "bad_room_options", detail=key)
+        if hall_options["competition"]:  # 不许查牌、不许提示: no tracker and no free chat (competition.py)
+            options = {**options, "card_tracker": False, "chat": False}
+            engine_options, hall_options = split_options(options)
         probe: Any = cls(seed=0, **engine_options)  # validates every option with the engine's own messages
         if not math.isfinite(turn_timeout) or not 1 <= turn_timeout <= 600:
             raise IllegalAction("turn_timeout must be between 1 and 600 seconds", "bad_turn_timeout")

@@ -67,6 +67,11 @@ class TableUpdates:
 
         def access_info(self) -> dict[str, Any]: ...
 
+        @property
+        def competition(self) -> bool: ...
+
+        def send_to_spectator(self, conn: Conn, text: str) -> None: ...
+
     def room_info(self) -> dict[str, Any]:
         names = self.hall.player_names([s["player"] for s in self.seats if s["player"] is not None])
         connected = {c.player["id"] for c in self.conns}
@@ -113,6 +118,7 @@ class TableUpdates:
             "chat": self.room_options["chat"],
             "beans": {**{k: self.room_options[k] for k in BEAN_OPTIONS}, "hand_cost": self.hand_cost},
             **self.access_info(),  # private, password (a flag), code, reserved seats (access.py)
+            "competition": self.competition,  # 比赛: seats by lot and kept, no hints, spectators late (competition.py)
         }
 
     def _hands_named(self) -> list[dict[str, Any]]:
@@ -189,7 +195,14 @@ class TableUpdates:
                 if trackers[seat] is not None:
                     update["tracker"] = trackers[seat]
                 texts[key] = encode(update)
-            conn.send(texts[key])
+            if seat is None and self.competition:  # a spectator of a competition: late (competition.py)
+                if not conn.shown_room:  # at once the room and its seats, without the game
+                    conn.shown_room = True
+                    blank = {"type": "update", "room": room, "seat": None, "turn": self.turn, "deadline": None}
+                    conn.send(encode({**blank, "events_from": 0, "view": None}))
+                self.send_to_spectator(conn, texts[key])
+            else:
+                conn.send(texts[key])
             conn.hand_id, conn.events_sent = self.hand_id, len(events)
 
     def _played(self, events: list[dict[str, Any]]) -> dict[str, int]:

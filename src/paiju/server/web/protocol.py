@@ -278,6 +278,10 @@ SERVER_MESSAGES: dict[str, dict[str, Any]] = {
                         "items": {"type": ["integer", "null"]},
                         "description": "per seat: the player id it is reserved for (null: anybody's)",
                     },
+                    "competition": {
+                        "type": "boolean",
+                        "description": "room option competition 比赛: seats by lot and kept, no hints, spectators late",
+                    },
                     "beans": {
                         "type": "object",
                         "description": "the room's bean options: bean_multiplier 房间倍数, table_multiplier, "

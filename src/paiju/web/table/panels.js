@@ -21,10 +21,21 @@ import { actionLabel, cardsSpan, kindLabel, replayHash } from "./text.js";
  */
 export function togglePanel(tb, name) {
   const { S } = tb;
+  if (name && PAST.has(name) && hidesPast(tb)) return; // 比赛: 不许查牌 (the L key too)
   S.panel = S.panel === name ? null : name;
   S.toolsOpen = false;
   tb.renderTopbar();
   renderPanel(tb);
+}
+
+const PAST = new Set(["prev", "log", "tracker"]); // the panels that look back at a hand
+
+/**
+ * A competition room during a hand: 不许查牌 — no 上一轮, no hand log, no 记牌器.
+ * @param {Table} tb
+ */
+export function hidesPast(tb) {
+  return !tb.R && !!tb.room().competition && tb.playing();
 }
 
 /**
@@ -48,6 +59,7 @@ export function renderPanel(tb, force = false) {
   const { S, R } = tb;
   const { panelEl } = tb.dom;
   const v = tb.V();
+  if (S.panel && PAST.has(S.panel) && hidesPast(tb)) S.panel = null; // a competition's hand began
   const which = S.panel;
   // a replay's own panel (复盘) is kept up to date in place by replay.js: drawn anew it
   // would lose its scroll position at every step

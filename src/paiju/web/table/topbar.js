@@ -9,6 +9,7 @@ import { setSound, soundOn } from "../sound.js";
 import { h, toast } from "../ui.js";
 import { DIRECTION_KEY, HINT_PASS_KEY } from "./state.js";
 import { reasonText } from "./text.js";
+import { hidesPast } from "./panels.js";
 import { closedText } from "./closed.js";
 import { helpHash } from "../help/link.js";
 
@@ -146,8 +147,9 @@ function toolsMenu(tb) {
   );
   const extra = Object.entries((R && R.panels) || {}).map(([name, p]) => tool(`${name}-toggle`, name, p.title()));
   const items = [
-    tool("prev-trick", "prev", t("prev_trick"), t("prev_trick") + " (L)"),
-    tool("log-toggle", "log", t("hand_log")),
+    // 比赛: no looking back during a hand (上一轮, the hand log); the log again once it is over
+    hidesPast(tb) ? null : tool("prev-trick", "prev", t("prev_trick"), t("prev_trick") + " (L)"),
+    hidesPast(tb) ? null : tool("log-toggle", "log", t("hand_log")),
     ...extra,
     u && u.tracker && tb.mySeat() !== null ? tool("tracker-toggle", "tracker", t("tracker")) : null,
     u && !R ? tool("phrases-toggle", "phrases", t("phrases")) : null,
@@ -251,3 +253,4 @@ export function renderBanner(tb) {
   banner.textContent = text;
   banner.classList.toggle("hidden", !text);
 }
+
