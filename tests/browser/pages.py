@@ -105,15 +105,13 @@ class Player:
         expect(self.page.get_by_test_id("lobby")).to_be_visible()
 
     def create_room(self, game: str, *, preset: str | None = None, options: dict[str, str] | None = None) -> str:
-        """Create a room of ``game`` in the lobby form (with a preset, or for a game without
-        presets with ``options``; a yes/no option is given as "true" or "false"); the creator
-        is seated at the first seat on arrival."""
+        """Create a room of ``game`` in the lobby form (with a preset, else the game's default
+        preset if it has presets, and ``options``; a yes/no option is given as "true" or
+        "false"); the creator is seated at the first seat on arrival."""
         form = self.page.get_by_test_id("create-form")
         expect(form).to_be_visible()
         self.page.get_by_test_id("opt-game").select_option(game)
-        if preset is None:
-            expect(self.page.get_by_test_id("variant-row")).to_be_hidden()  # no presets
-        else:
+        if preset is not None:
             self.page.get_by_test_id("opt-variant").select_option(preset)
         more = self.page.locator("details.more-options")
         if options and more.count() and more.get_attribute("open") is None:
