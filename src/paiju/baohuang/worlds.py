@@ -73,6 +73,12 @@ class CannotSample(IllegalAction):
         super().__init__(message, code, **params)
 
 
+STEPS = ("emperor", "call", "grab", "reveal", "rebel", "kick", "play")
+"""The steps whose views are sampled: every decision but the tribute picks 吃贡."""
+
+MAX_TRIES = 200
+"""Deals drawn for one world of the call step before giving up."""
+
 GuardWeights = Callable[[Mapping[str, Any]], Mapping[int, float]]
 
 CHECKED = ("to_act", "phase", "hand_counts", "emperor", "guard", "solo", "roles", "finished", "legal_actions")
@@ -217,11 +223,13 @@ class WorldSampler:
         me = view.get("seat")
         if me is None:
             raise CannotSample("a spectator has no seat to sample a world for")
-        if view.get("step") != "play":
-            raise CannotSample(f"worlds are sampled during play, not in the {view.get('step')} step")
+        step = view.get("step")
+        if step not in STEPS:
+            raise CannotSample(f"worlds are not sampled in the {step} step")
         emp: int | None = view.get("emperor")
-        if emp is None:
+        if emp is None and step != "emperor":
             raise CannotSample("the view has no emperor")
+        self.step = step
         self.me = me
         template = _blank(view["options"])
         o = template.options
@@ -293,21 +301,52 @@ class WorldSampler:
         self.seats = [s for s in range(NUM_SEATS) if s != me]
         place = {s: i for i, s in enumerate(self.seats)}
         room = [counts[s] for s in self.seats]
+        # before the crown: the emperor card travels with the attached cards 贴牌, in no hand;
+        # the holder sees them, for the others they are unseen cards dealt with his hand
+        # and taken out of it again (self.hidden_travel)
+        holder: int = view.get("emperor_card_holder", emp)
+        self.holder, self.hidden_travel = holder, 0
+        travel: list[str] = []
+        if emp is None and abdicators:
+            travel = [_BJ_STAR] + list(view.get("attached_cards") or ())
+            unseen.subtract(travel)
+            if any(n < 0 for n in unseen.values()):
+                raise CannotSample("the view shows more copies of a card than the deck has")
+            unseen = +unseen
+            if holder != me:
+                self.hidden_travel = view.get("attached", 0)
+                room[place[holder]] += self.hidden_travel
+            elif len(travel) - 1 != view.get("attached", 0):
+                raise CannotSample("the holder's view does not show the attached cards")
+        self.travel = [_card(t) for t in travel]
         if sum(unseen.values()) != sum(room):
             raise CannotSample(f"{sum(unseen.values())} unseen cards for {sum(room)} hidden cards")
 
         # ---- facts that hold whatever the roles
         lo: dict[tuple[int, str], int] = {}
+        closed_attach: dict[str, int] = {}
 
         def need(seat: int, card: str, n: int) -> None:
             if seat != me and n > 0:
                 lo[seat, card] = max(lo.get((seat, card), 0), n)
 
         if unseen[_BJ_STAR]:
-            if emp == me:
+            if (emp if emp is not None else holder) == me:
                 raise CannotSample("the emperor's view misses the emperor card")
-            need(emp, _BJ_STAR, 1)
-        closed: dict[str, int] = {}  # card → places that hold no more of it than lo says
+            need(emp if emp is not None else holder, _BJ_STAR, 1)
+        if o["abdication"] == "weihai" and abdicators and crowned is None:
+            need(abdicators[0], _SJ_STAR, unseen[_SJ_STAR])  # only a holder of both jokers passes on
+        if emp is None:
+            # attached cards the holder sees: each was its giver's highest 2 or card then
+            jokers = o["abdication"] == "qingdao"
+            for k, seat in enumerate(abdicators[1 if o["abdication"] == "standard" else 0 :]):
+                if seat == me or k + 1 >= len(travel):
+                    continue
+                key = _key(travel[k + 1])
+                for card in unseen:
+                    if _key(card) > key and not card.endswith("*") and (jokers or not card.endswith("J")):
+                        closed_attach[card] = closed_attach.get(card, 0) | 1 << place[seat]
+        closed: dict[str, int] = dict(closed_attach)  # card → places that hold no more of it than lo says
         if tribute:
             self._tribute(
                 o, counts, played, tribute, takes, abdicators, attached, crowned, crown_travel, grab, emp, need
@@ -326,7 +365,9 @@ class WorldSampler:
         hyps: list[_Roles] = []
         rebels = set(view.get("rebels_declared") or ())
         called: str | None = None
-        if vsolo == "open":
+        if emp is None or self.step == "call":  # no guard yet (the call decides it)
+            hyps.append(_Roles(None, None, (None, None)))
+        elif vsolo == "open":
             hyps.append(_Roles(None, "open", (None, None)))
             if not call and not o["solo_grab"]:  # only the holder of the guard card may declare it
                 need(emp, _SJ_STAR, unseen[_SJ_STAR])
@@ -506,7 +547,7 @@ class WorldSampler:
         w: Baohuang,
         view: Mapping[str, Any],
         ev: list[dict[str, Any]],
-        emp: int,
+        emp: int | None,
         called: Card | None,
         revealed: bool,
         crowned: int | None,
@@ -514,7 +555,74 @@ class WorldSampler:
         votes: list[int],
     ) -> Baohuang:
         o = w.options
-        # the trick on the table: replay its actions on the circle of seats to answer
+        if self.step != "play":
+            self._setup_state(w, view, ev, emp, abdicators, votes)
+        else:
+            self._trick_state(w, view, ev)
+            w._votes = list(votes)
+        # roles and stakes
+        w.emperor = emp
+        w.called = called
+        w.guard_revealed = revealed
+        w.open_guard = view["open_guard"]
+        w.rebels_declared = list(view["rebels_declared"])
+        w.rebellion = view["rebellion"]
+        w.kicks = view["kicks"]
+        # the setup, as far as play can tell
+        w.deals = view["deals"]
+        w._holder = crowned if crowned is not None else emp if emp is not None else self.holder
+        w._first_holder = abdicators[0] if abdicators else w._holder
+        w._declines = len(abdicators)
+        w._weihai_passed = bool(abdicators) and o["abdication"] == "weihai"
+        w._travel = list(self.travel)
+        w._pool, w._picks = [], []
+        w._scores = None
+        w.next_tribute = None
+        w._deal_text = None
+        w._log = []
+        w._events = list(view["events"])
+        w._hands = [[[] for _ in range(NUM_STRENGTHS)] for _ in range(NUM_SEATS)]
+        return w
+
+    def _setup_state(
+        self,
+        w: Baohuang,
+        view: Mapping[str, Any],
+        ev: list[dict[str, Any]],
+        emp: int | None,
+        abdicators: list[int],
+        votes: list[int],
+    ) -> None:
+        """A declaration step's question round: the seats still to answer, from the one to act."""
+        step, to_act = self.step, view["to_act"]
+        w._step, w._to_act = step, to_act
+        w._sizes = list(view["hand_counts"])
+        w._last, w._last_seat = None, -1
+        w._circle, w._passed, w._yielders, w._second = [], set(), [], False
+        w.trick, w.finished = [], []
+        w._round, w._votes = [], []
+        if step in ("emperor", "call"):
+            return
+        assert emp is not None
+        others = [(emp + k) % NUM_SEATS for k in range(1, NUM_SEATS)]
+        if step == "grab":
+            seats = [(emp - k) % NUM_SEATS for k in range(1, NUM_SEATS)]
+        elif step == "kick":
+            if view["rebellion"]:
+                guard = view.get("guard")
+                seats = [emp] + ([guard] if guard is not None and guard != emp else [])
+            else:
+                seats = [s for s in others if s != view.get("guard")]
+            w._votes = list(votes)
+        else:
+            seats = others
+        if to_act not in seats:
+            raise CannotSample(f"the {step} round does not ask seat {to_act}")
+        w._round = seats[seats.index(to_act) :]
+
+    def _trick_state(self, w: Baohuang, view: Mapping[str, Any], ev: list[dict[str, Any]]) -> None:
+        """The trick on the table: its actions replayed on the circle of seats to answer."""
+        o = w.options
         t0 = 0
         for i, e in enumerate(ev):
             if e.get("event") == "trick" or "step" in e:
@@ -562,30 +670,7 @@ class WorldSampler:
         w.trick = [(t["seat"], t["cards"]) for t in view["trick"]]
         w.finished = list(view["finished"])
         w._sizes = list(view["hand_counts"])
-        # roles and stakes
-        w.emperor = emp
-        w.called = called
-        w.guard_revealed = revealed
-        w.open_guard = view["open_guard"]
-        w.rebels_declared = list(view["rebels_declared"])
-        w.rebellion = view["rebellion"]
-        w.kicks = view["kicks"]
-        # the setup, as far as play can tell
-        w.deals = view["deals"]
-        w._holder = crowned if crowned is not None else emp
-        w._first_holder = abdicators[0] if abdicators else w._holder
-        w._declines = len(abdicators)
-        w._weihai_passed = bool(abdicators) and o["abdication"] == "weihai"
-        w._travel = []
-        w._round, w._votes = [], list(votes)
-        w._pool, w._picks = [], []
-        w._scores = None
-        w.next_tribute = None
-        w._deal_text = None
-        w._log = []
-        w._events = list(view["events"])
-        w._hands = [[[] for _ in range(NUM_STRENGTHS)] for _ in range(NUM_SEATS)]
-        return w
+        w._round, w._votes = [], []
 
     def admits(self, hands: Mapping[int, list[Card]], guard: int | None) -> bool:
         """Could the hidden seats hold ``hands`` (seat → cards) with ``guard`` the guard
@@ -604,7 +689,16 @@ class WorldSampler:
 
     # ------------------------------------------------------------------ sampling
     def sample(self, rng: random.Random, guard_weights: Mapping[int, float] | None = None) -> Baohuang:
-        """A world: the view's state, the hidden cards dealt at random within the facts."""
+        """A world: the view's state, the hidden cards dealt at random within the facts.
+        In the call step the emperor accepted, so he holds a suited triple: a deal where he
+        has nothing to call is drawn again (at most :data:`MAX_TRIES` deals)."""
+        for _ in range(MAX_TRIES):
+            w = self._draw(rng, guard_weights)
+            if self.step != "call" or w.legal_actions():
+                return w
+        raise CannotSample(f"no deal gave the emperor a card to call in {MAX_TRIES} tries")
+
+    def _draw(self, rng: random.Random, guard_weights: Mapping[int, float] | None) -> Baohuang:
         hyps = self.hyps
         h = hyps[0]
         if len(hyps) > 1:
@@ -636,6 +730,12 @@ class WorldSampler:
             i += room[p]
         w = self._template.clone()
         kinds, st = self.kinds, self.strengths
+        if self.hidden_travel:  # the attached cards the holder took out of the deal
+            p = self.seats.index(self.holder)
+            spare = out[p][len(h.forced[p]) :]
+            rng.shuffle(spare)
+            w._travel += [kinds[j] for j in spare[: self.hidden_travel]]
+            out[p] = out[p][: len(h.forced[p])] + spare[self.hidden_travel :]
         hands = w._hands
         hands[self.me] = [list(x) for x in self.mine_lists]
         for p, s in enumerate(self.seats):
