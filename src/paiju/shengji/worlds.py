@@ -670,10 +670,22 @@ class WorldSampler:
         return tuple(out)
 
 
-def sample_world(view: Mapping[str, Any], rng: random.Random) -> Shengji:
-    """A game in the state ``view`` (a seat's view during play) describes, the cards it
-    hides dealt at random consistently with the hand's public facts (module doc).
+def world_sampler(view: Mapping[str, Any]) -> Any:
+    """The sampler of the view's phase: :class:`WorldSampler` in the trick play, a
+    :class:`~paiju.shengji.worlds_deal.DealSampler` in the deal and the burial."""
+    if view.get("phase") in ("deal", "bury", "steal"):
+        from paiju.shengji.worlds_deal import DealSampler  # (it builds on this module)
 
-    To sample many worlds of one view, make one :class:`WorldSampler` and call its
-    ``sample``: the inferences are drawn once. Raises :class:`CannotSample` (module doc)."""
-    return WorldSampler(view).sample(rng)
+        return DealSampler(view)
+    return WorldSampler(view)
+
+
+def sample_world(view: Mapping[str, Any], rng: random.Random) -> Shengji:
+    """A game in the state ``view`` (a seat's view at any decision) describes, the cards it
+    hides dealt at random consistently with the hand's public facts (module doc; before
+    the play :mod:`paiju.shengji.worlds_deal`).
+
+    To sample many worlds of one view, make one sampler (:func:`world_sampler`) and call
+    its ``sample``: the inferences are drawn once. Raises :class:`CannotSample` (module doc)."""
+    world: Shengji = world_sampler(view).sample(rng)
+    return world
