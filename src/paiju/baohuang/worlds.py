@@ -73,8 +73,8 @@ class CannotSample(IllegalAction):
         super().__init__(message, code, **params)
 
 
-STEPS = ("emperor", "call", "grab", "reveal", "rebel", "kick", "play")
-"""The steps whose views are sampled: every decision but the tribute picks 吃贡."""
+STEPS = ("tribute", "emperor", "call", "grab", "reveal", "rebel", "kick", "play")
+"""The steps whose views are sampled: every decision."""
 
 MAX_TRIES = 200
 """Deals drawn for one world of the call step before giving up."""
@@ -227,7 +227,7 @@ class WorldSampler:
         if step not in STEPS:
             raise CannotSample(f"worlds are not sampled in the {step} step")
         emp: int | None = view.get("emperor")
-        if emp is None and step != "emperor":
+        if emp is None and step not in ("tribute", "emperor"):
             raise CannotSample("the view has no emperor")
         self.step = step
         self.me = me
@@ -307,6 +307,8 @@ class WorldSampler:
         holder: int = view.get("emperor_card_holder", emp)
         self.holder, self.hidden_travel = holder, 0
         travel: list[str] = []
+        self.waiting = [_card(t) for t in view.get("tribute_pool") or ()]  # tribute cards not picked yet
+        unseen.subtract(view.get("tribute_pool") or ())
         if emp is None and abdicators:
             travel = [_BJ_STAR] + list(view.get("attached_cards") or ())
             unseen.subtract(travel)
@@ -457,6 +459,9 @@ class WorldSampler:
         """Put the tribute cards with their receivers: the picks the events show, then the
         cards handed out without a question — to the seats whose card counts grew by them."""
         pool = [c for _, c in tribute]
+        for c in self.waiting:  # still in the pool (the tribute step)
+            if str(c) in pool:
+                pool.remove(str(c))
         got: list[list[str]] = [[] for _ in range(NUM_SEATS)]
         for seat, text in takes:
             if text not in pool:
@@ -575,7 +580,8 @@ class WorldSampler:
         w._declines = len(abdicators)
         w._weihai_passed = bool(abdicators) and o["abdication"] == "weihai"
         w._travel = list(self.travel)
-        w._pool, w._picks = [], []
+        if self.step != "tribute":
+            w._pool, w._picks = [], []
         w._scores = None
         w.next_tribute = None
         w._deal_text = None
@@ -601,7 +607,10 @@ class WorldSampler:
         w._circle, w._passed, w._yielders, w._second = [], set(), [], False
         w.trick, w.finished = [], []
         w._round, w._votes = [], []
-        if step in ("emperor", "call"):
+        if step == "tribute":
+            w._pool = list(self.waiting)
+            w._picks = self._picks(view, ev)
+        if step in ("tribute", "emperor", "call"):
             return
         assert emp is not None
         others = [(emp + k) % NUM_SEATS for k in range(1, NUM_SEATS)]
@@ -619,6 +628,28 @@ class WorldSampler:
         if to_act not in seats:
             raise CannotSample(f"the {step} round does not ask seat {to_act}")
         w._round = seats[seats.index(to_act) :]
+
+    def _picks(self, view: Mapping[str, Any], ev: list[dict[str, Any]]) -> list[int]:
+        """The receivers still to pick tribute 吃贡, from the one to act: the plans that ask
+        (spec §6) are four cards of one giver to the four others, one card each of three
+        givers to the first receiver twice and the other seat, one each of two givers to
+        two seats. Who comes after the seat to act is not always public: drawn then."""
+        tribute = next(e["cards"] for e in ev if e.get("event") == "tribute")
+        givers = {g for g, _ in tribute}
+        done = [e["seat"] for e in ev if e.get("step") == "tribute"]
+        to_act = view["to_act"]
+        first = done[0] if done else to_act
+        rest = [s for s in range(NUM_SEATS) if s not in givers and s != first]
+        rng = random.Random(repr(view["hand_counts"]))  # the draw of a guess, not of a card
+        rng.shuffle(rest)
+        if len(givers) == 1:
+            order = done + [to_act]
+            order += [s for s in rest if s not in order]
+        elif len(tribute) == 3:
+            order = [first, first] + rest[:1]
+        else:
+            order = [first] + rest[:1]
+        return order[len(done) :]
 
     def _trick_state(self, w: Baohuang, view: Mapping[str, Any], ev: list[dict[str, Any]]) -> None:
         """The trick on the table: its actions replayed on the circle of seats to answer."""
