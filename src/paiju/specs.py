@@ -132,7 +132,7 @@ def _shuangkou() -> GameSpec:
         resolve_options=resolve_options,
         describe_options=describe_options,
         presets={},
-        world_sampler=world_sampler,
+        world_sampler=WorldSampler,
         tracker=tracker,
         count_played=count_played,
         hosted_action=hosted_action,

@@ -130,7 +130,10 @@ class DealSampler:
     def sample(self, rng: random.Random) -> Shengji:
         """A world: a deal drawn within the facts, replayed to the view's decision."""
         for _ in range(MAX_TRIES):
-            world = self._replay(self._deal(rng), rng)
+            try:
+                world = self._replay(self._deal(rng), rng)
+            except IllegalAction:  # a burial of this seat's the drawn deal does not allow
+                continue
             if world is not None:
                 return world
         raise CannotSample(f"no deal replayed to this view in {MAX_TRIES} tries")
