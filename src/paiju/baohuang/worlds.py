@@ -630,25 +630,28 @@ class WorldSampler:
         w._round = seats[seats.index(to_act) :]
 
     def _picks(self, view: Mapping[str, Any], ev: list[dict[str, Any]]) -> list[int]:
-        """The receivers still to pick tribute 吃贡, from the one to act: the plans that ask
-        (spec §6) are four cards of one giver to the four others, one card each of three
-        givers to the first receiver twice and the other seat, one each of two givers to
-        two seats. Who comes after the seat to act is not always public: drawn then."""
+        """The receivers still to pick tribute 吃贡, from the one to act. The plans that ask
+        (spec §6): the seats that gave nothing each take the same number — but for three
+        givers of one card (the first receiver takes two, the other one) and two givers of
+        one card (two of the three others take one). Who picks after the seat to act is
+        not always public: drawn then (one guess, like the cards)."""
         tribute = next(e["cards"] for e in ev if e.get("event") == "tribute")
         givers = {g for g, _ in tribute}
         done = [e["seat"] for e in ev if e.get("step") == "tribute"]
-        to_act = view["to_act"]
-        first = done[0] if done else to_act
-        rest = [s for s in range(NUM_SEATS) if s not in givers and s != first]
-        rng = random.Random(repr(view["hand_counts"]))  # the draw of a guess, not of a card
-        rng.shuffle(rest)
-        if len(givers) == 1:
-            order = done + [to_act]
-            order += [s for s in rest if s not in order]
-        elif len(tribute) == 3:
-            order = [first, first] + rest[:1]
+        seats: list[int] = []
+        for s in done + [view["to_act"]]:
+            if s not in seats:
+                seats.append(s)
+        rest = [s for s in range(NUM_SEATS) if s not in givers and s not in seats]
+        random.Random(repr(view["hand_counts"])).shuffle(rest)  # the draw of a guess, not of a card
+        total = len(tribute)
+        if len(givers) == 3 and total == 3:
+            seats = (seats + rest)[:2]
+            order = [seats[0], seats[0], seats[1]]
         else:
-            order = [first] + rest[:1]
+            takers = 2 if (len(givers), total) == (2, 2) else NUM_SEATS - len(givers)
+            seats = (seats + rest)[:takers]
+            order = [s for s in seats for _ in range(total // takers)]
         return order[len(done) :]
 
     def _trick_state(self, w: Baohuang, view: Mapping[str, Any], ev: list[dict[str, Any]]) -> None:
