@@ -135,7 +135,9 @@ def test_baohuang_guard_card_is_spread_as_the_view_allows() -> None:
     sampler = bh_worlds.WorldSampler(g.view(seat))
     rng = random.Random(1)
     n = 400
-    where = Counter(next(s for s in range(5) if GUARD_CARD in w.hand(s)) for w in (sampler.sample(rng) for _ in range(n)))
+    where = Counter(
+        next(s for s in range(5) if GUARD_CARD in w.hand(s)) for w in (sampler.sample(rng) for _ in range(n))
+    )
     others = [s for s in range(5) if s != seat]
     sizes = [len(g.hand(s)) for s in others]
     chi2 = sum((where[s] - n * k / sum(sizes)) ** 2 / (n * k / sum(sizes)) for s, k in zip(others, sizes, strict=True))

@@ -306,21 +306,22 @@ class WorldSampler:
         # and taken out of it again (self.hidden_travel)
         holder: int = view.get("emperor_card_holder", emp)
         self.holder, self.hidden_travel = holder, 0
-        travel: list[str] = []
+        travelling: list[str] = []
         self.waiting = [_card(t) for t in view.get("tribute_pool") or ()]  # tribute cards not picked yet
         unseen.subtract(view.get("tribute_pool") or ())
         if emp is None and abdicators:
-            travel = [_BJ_STAR] + list(view.get("attached_cards") or ())
-            unseen.subtract(travel)
-            if any(n < 0 for n in unseen.values()):
-                raise CannotSample("the view shows more copies of a card than the deck has")
-            unseen = +unseen
+            travelling = [_BJ_STAR] + list(view.get("attached_cards") or ())
+            unseen.subtract(travelling)
+        if any(n < 0 for n in unseen.values()):
+            raise CannotSample("the view shows more copies of a card than the deck has")
+        unseen = +unseen
+        if travelling:
             if holder != me:
                 self.hidden_travel = view.get("attached", 0)
                 room[place[holder]] += self.hidden_travel
-            elif len(travel) - 1 != view.get("attached", 0):
+            elif len(travelling) - 1 != view.get("attached", 0):
                 raise CannotSample("the holder's view does not show the attached cards")
-        self.travel = [_card(t) for t in travel]
+        self.travel = [_card(t) for t in travelling]
         if sum(unseen.values()) != sum(room):
             raise CannotSample(f"{sum(unseen.values())} unseen cards for {sum(room)} hidden cards")
 
@@ -342,9 +343,9 @@ class WorldSampler:
             # attached cards the holder sees: each was its giver's highest 2 or card then
             jokers = o["abdication"] == "qingdao"
             for k, seat in enumerate(abdicators[1 if o["abdication"] == "standard" else 0 :]):
-                if seat == me or k + 1 >= len(travel):
+                if seat == me or k + 1 >= len(travelling):
                     continue
-                key = _key(travel[k + 1])
+                key = _key(travelling[k + 1])
                 for card in unseen:
                     if _key(card) > key and not card.endswith("*") and (jokers or not card.endswith("J")):
                         closed_attach[card] = closed_attach.get(card, 0) | 1 << place[seat]
@@ -453,15 +454,15 @@ class WorldSampler:
         crowned: int | None,
         crown_travel: int,
         grab: int | None,
-        emp: int,
+        emp: int | None,
         need: Callable[[int, str, int], None],
     ) -> None:
         """Put the tribute cards with their receivers: the picks the events show, then the
         cards handed out without a question — to the seats whose card counts grew by them."""
         pool = [c for _, c in tribute]
-        for c in self.waiting:  # still in the pool (the tribute step)
-            if str(c) in pool:
-                pool.remove(str(c))
+        for waiting in map(str, self.waiting):  # still in the pool (the tribute step)
+            if waiting in pool:
+                pool.remove(waiting)
         got: list[list[str]] = [[] for _ in range(NUM_SEATS)]
         for seat, text in takes:
             if text not in pool:
