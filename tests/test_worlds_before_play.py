@@ -18,10 +18,16 @@ from hypothesis import strategies as st
 
 import paiju
 from paiju.baohuang import worlds as bh_worlds
-from paiju.baohuang.game import EMPEROR_CARD, GUARD_CARD, Baohuang, deck_cards
+from paiju.baohuang.game import EMPEROR_CARD, GUARD_CARD, Baohuang, _card_key, deck_cards
+from paiju.cards import Card, packs
 from paiju.shengji import worlds as sj_worlds
 from paiju.shengji.game import Shengji
 from paiju.shengji.worlds_deal import DealSampler
+
+
+def _key(c: Card) -> tuple[int, int, bool]:
+    return _card_key(c)
+
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -120,10 +126,52 @@ def test_baohuang_every_step_before_play_is_sampled() -> None:
             while g.phase == "setup":
                 for seat in range(5):
                     view = g.view(seat)
-                    assert bh_worlds.sample_world(view, rng).view(seat) == view
+                    w = bh_worlds.sample_world(view, rng)
+                    assert w.view(seat) == view
+                    assert w.legal_actions()  # the emperor of a call step holds a triple to call
                 seen.add(g._step)
                 _random_actions(g, rng, 1, ("setup",))
     assert seen == {"tribute", "emperor", "call", "grab", "reveal", "rebel", "kick"}
+
+
+def test_baohuang_weihai_abdicator_keeps_the_guard_card() -> None:
+    """威海: only a holder of both marked jokers may pass the emperor card on, so in every
+    world the seat that passed it holds the guard card."""
+    g = Baohuang(seed=0, variant="weihai")
+    holder = g.to_act
+    assert holder is not None and GUARD_CARD in g.hand(holder)
+    g.apply("abdicate")
+    rng = random.Random(4)
+    for seat in range(5):
+        for _ in range(10):
+            assert GUARD_CARD in bh_worlds.sample_world(g.view(seat), rng).hand(holder)
+
+
+def test_baohuang_attached_cards_were_their_givers_highest() -> None:
+    """贴牌: the holder sees the cards attached to the emperor card, each its giver's
+    highest 2 (else highest card) — so in the holder's worlds no giver holds a higher one."""
+    for seed in range(40):
+        g = Baohuang(seed=seed)
+        givers = []
+        while (
+            g.phase == "setup"
+            and g._step == "emperor"
+            and len(givers) < 3
+            and "abdicate" in map(str, g.legal_actions())
+        ):
+            givers.append(g.to_act)
+            g.apply("abdicate")
+        view = g.view(g.to_act) if g._step == "emperor" else None
+        if view is None or not view.get("attached_cards"):
+            continue
+        rng = random.Random(seed)
+        for _ in range(10):
+            w = bh_worlds.sample_world(view, rng)
+            for giver, card in zip(givers[1:], view["attached_cards"], strict=False):
+                top = max(_key(c) for c in w.hand(giver) if not c.is_joker and not c.marked)
+                assert top <= _key(Card.parse(card)), (seed, giver, card)
+        return
+    raise AssertionError("no hand with attached cards")
 
 
 def test_baohuang_guard_card_is_spread_as_the_view_allows() -> None:
@@ -194,6 +242,24 @@ def test_shengji_the_deal_and_the_burial_are_both_sampled() -> None:
             _random_actions(g, rng, 1, ("deal", "bury"))
             k += 1
     assert seen["deal"] >= 40 and seen["bury"] >= 30
+
+
+def test_shengji_a_declarer_holds_its_declared_cards_from_the_start() -> None:
+    """Seat 1 declares a pair 2♥ 2♥ after its second card: every world gives it both at once
+    (a random deal almost never would)."""
+    rest = [c for c in packs(2) if str(c) != "2h"]
+    random.Random(0).shuffle(rest)
+    hands = [rest[:25], [Card.parse("2h")] * 2 + rest[25:48], rest[48:73], rest[73:98]]
+    g = Shengji(seed=0, deal=[" ".join(map(str, h)) for h in hands], kitty=" ".join(map(str, rest[98:])))
+    while g.view(None)["cards_dealt"] < 6:
+        g.apply("no")
+    g.apply("declare 2h 2h")
+    rng = random.Random(1)
+    for seat in (0, 2, 3):
+        for _ in range(5):
+            w = sj_worlds.sample_world(g.view(seat), rng)
+            assert w.view(seat) == g.view(seat)
+            assert Counter(map(str, w.hand(1)))["2h"] == 2
 
 
 def test_shengji_undealt_cards_are_spread_as_the_view_allows() -> None:
