@@ -1,7 +1,7 @@
 """Worlds: whole games consistent with what one seat knows (for determinized search).
 
-During play a seat of 保皇 knows its own hand, every card count, every public action and
-play, and the roles the rules have revealed. :func:`sample_world` deals the cards it
+At any decision a seat of 保皇 knows its own hand, every card count, every public action
+and play, and the roles the rules have revealed. :func:`sample_world` deals the cards it
 cannot see (the deck less its hand and every card played) at random among the other
 hands, in the numbers ``hand_counts`` gives, honouring what the hand has shown:
 
@@ -22,6 +22,20 @@ hands, in the numbers ``hand_counts`` gives, honouring what the hand has shown:
   crown brought it attached cards). Attached cards 贴牌 are the emperor's hidden cards:
   only the counts show them.
 
+Before the play (:data:`STEPS`) the same facts hold as far as the hand has gone, and:
+
+- tribute picks 吃贡: the cards still in the pool are in no hand; who picks after the seat
+  to act is drawn when the view does not tell (the previous hand's places are not in it);
+- the crown 登基/让位: the emperor card and the attached cards 贴牌 travel in no hand —
+  the holder sees them, and a giver whose attached card he sees holds no higher 2 (or
+  card) than it; for the other seats they are unseen cards of the holder's deal, taken
+  out of it; the emperor card is the holder's until he passes it; 威海: the seat that
+  passed it on holds the guard card (only a holder of both may);
+- the call step: no guard yet; the emperor accepted, so he holds a suited triple — a
+  deal without one is drawn again (:data:`MAX_TRIES`);
+- 抢独, 明保, 造反, 踢: the guard as in the play; the round's seats still to answer are the
+  view's.
+
 The facts become per-seat bounds (a seat holds at least ``k`` of a card; holds none of the
 cards above a bound): the bound copies go first, each to a seat drawn with odds its free
 room among the seats that keep the rest possible (Hall's condition over the four hidden
@@ -35,8 +49,8 @@ Not honoured (inferences, not facts the view states): what the setup answers imp
 hands (a grab needing a suited four, a classic call picking the best triple …) and what
 the play itself suggests — the search bot passes that as ``guard_weights``. A world's
 ``record()`` is not a replayable record (its action log starts at the sampled state).
-Raises :class:`CannotSample` for a spectator, outside the play phase, and for a view no
-deal matches (more cards than the deck holds, counts that do not add up).
+Raises :class:`CannotSample` for a spectator, for a view no deal matches (more cards
+than the deck holds, counts that do not add up), and in a call step no deal fits.
 
 >>> import random, paiju
 >>> g = paiju.new_game("baohuang", seed=4)

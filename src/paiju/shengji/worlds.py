@@ -31,7 +31,9 @@ the facts of one view once and deals many worlds of it.
 Not exact: with ``kitty_steal`` 抢底 the declarations are not tied to hands (a card shown
 may have been buried and picked up by a stealer); the last burier is the last declarer
 when that declaration must have been a steal, else the declarer. A world's ``record()``
-is not a replayable record (its action log starts at the sampled state). Raises
+is not a replayable record (its action log starts at the sampled state). Before the play
+(the deal with its declarations, the burial) :func:`world_sampler` gives the sampler of
+:mod:`paiju.shengji.worlds_deal` instead. :class:`WorldSampler` raises
 :class:`CannotSample` for a spectator, outside the play phase, for a view no deal matches
 (more cards than the packs hold), and when no deal honours the facts above in
 :data:`MAX_TRIES` draws.
