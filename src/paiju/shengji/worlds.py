@@ -55,16 +55,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
-from paiju.cards import SUITS, Card, packs
-from paiju.errors import IllegalAction, reasons
+from paiju.cards import SUITS, Card
+from paiju.errors import IllegalAction
 from paiju.shengji.declare import Bid, strength
 from paiju.shengji.game import NUM_SEATS, Shengji
 from paiju.shengji.throw import can_beat
 from paiju.shengji.trump import BJ_ID, COLOUR_ID, ID_SUIT, ID_TEXT, NUM_IDS, SJ_ID, card_id, rank_of_text, trump_order
 from paiju.shengji.units import TRIPLE, counts_of, decompose, obligation, shape_of
+from paiju.shengji.worlds_base import CannotSample, _ids, _pack
+from paiju.shengji.worlds_deal import DealSampler
 
 MAX_TRIES = 40
 """Deals drawn for one world before giving up (a deal is redrawn when a check fails)."""
@@ -92,27 +93,7 @@ CHECKED = (
 )
 """View entries a world reproduces exactly (in fact the whole view is reproduced)."""
 
-_TEXT_ID = {text: c for c, text in enumerate(ID_TEXT)}
 _NO_CAP = 9  # more copies than any pack set holds
-
-
-reasons(cannot_sample="no world can be sampled from this view")
-
-
-class CannotSample(IllegalAction):
-    """The view describes a state this module cannot reconstruct."""
-
-    def __init__(self, message: str = "", code: str = "cannot_sample", **params: Any) -> None:
-        super().__init__(message, code, **params)
-
-
-def _ids(text: str) -> tuple[int, ...]:
-    """Card ids of view card text (cards as the view writes them: colour cards too)."""
-    out = []
-    for x in text.split():
-        c = _TEXT_ID.get(x)
-        out.append(card_id(Card.parse(x)) if c is None else c)
-    return tuple(out)
 
 
 # ---------------------------------------------------------------------- dealing under bounds
@@ -206,16 +187,6 @@ def _follow_bounds(
     if level == 3:  # a triple + singles: no other pair
         return [([c for c in kinds if shown.get(c, 0) < 3], 1)]
     return []
-
-
-@cache
-def _pack(decks: int, colours: bool) -> tuple[int, ...]:
-    """Copies of each card id in the packs (colour cards with ``two_colours``)."""
-    out = [0] * NUM_IDS
-    for card in packs(decks):
-        c = card_id(card)
-        out[COLOUR_ID[c] if colours else c] += 1
-    return tuple(out)
 
 
 _BLANKS: dict[str, Shengji] = {}
@@ -676,8 +647,6 @@ def world_sampler(view: Mapping[str, Any]) -> Any:
     """The sampler of the view's phase: :class:`WorldSampler` in the trick play, a
     :class:`~paiju.shengji.worlds_deal.DealSampler` in the deal and the burial."""
     if view.get("phase") in ("deal", "bury", "steal"):
-        from paiju.shengji.worlds_deal import DealSampler  # (it builds on this module)
-
         return DealSampler(view)
     return WorldSampler(view)
 

@@ -20,7 +20,7 @@ whole, replayable hand), kept only if its view for the seat is the view, entirel
 that fails (a ``cannot_declare_passes_deal`` void the real hand did not have …) is drawn
 again, at most :data:`MAX_TRIES` times. Not sampled: a ``kitty_steal`` 抢底 hand after a
 steal (which declarations were steals, and what each stealer picked up, is not kept in
-the view) — that raises :class:`~paiju.shengji.worlds.CannotSample` once no deal replays.
+the view) — that raises :class:`~paiju.shengji.worlds_base.CannotSample` once no deal replays.
 Inferences from the seats' answers (who could have declared and did not) are not honoured.
 
 >>> import random, paiju
@@ -44,7 +44,7 @@ from paiju.errors import IllegalAction
 from paiju.shengji.game import NUM_SEATS, Shengji
 from paiju.shengji.options import PACK_SIZES
 from paiju.shengji.trump import ID_TEXT
-from paiju.shengji.worlds import CannotSample, _ids, _pack
+from paiju.shengji.worlds_base import CannotSample, _ids, _pack
 
 MAX_TRIES = 60
 """Deals drawn for one world before giving up (a deal is drawn again when its replay does
