@@ -143,6 +143,41 @@ def test_a_private_room_is_on_no_workers_lobby_and_its_code_finds_it(cluster: Cl
             assert c.get(f"/api/codes/{code}").json() == {"room": private}
 
 
+def test_friends_invitations_and_private_rooms_reach_every_worker(cluster: Cluster) -> None:
+    """Where a friend sits is found whichever worker plays his table (asked on the bus),
+    an invitation sent through one worker is read through another, and an administrator
+    lists the private rooms of every worker."""
+    from paiju.cli import app as cli
+
+    from .test_moderation import register, runner
+
+    front = cluster.hall
+    me, friend = register(front, "cl_follower"), register(front, "cl_friend")
+    r = runner.invoke(cli, ["admin", "user", "role", "cl_follower", "moderator", "--db", cluster.db_url])
+    assert r.exit_code == 0, r.output
+    for a, b in ((me, friend), (friend, me)):
+        assert front.http(a.token).post("/api/follow", json={"player": b.id}).json() == {"following": True}
+    public = front.create_room(friend, name="friend's open table")
+    private = front.create_room(friend, {"private": True}, name="friend's hidden table")
+    with front.connect(public, friend) as table, front.connect(private, friend) as hidden:
+        table.send({"type": "sit", "seat": 0})
+        table.until_update(lambda m: m["seat"] == 0)
+        hidden.until_update(lambda m: m["room"]["id"] == private)
+        for w in cluster.workers:  # straight to each worker, the table's own and the others
+            (entry,) = Hall(w).http(me.token).get("/api/friends").json()["following"]
+            assert entry["room"] == {"id": public, "name": "friend's open table", "game": "baohuang"}, w.url
+
+            def lists_private(w=w) -> bool:
+                got = Hall(w).http(me.token).get("/api/admin/rooms").json()["rooms"]
+                return private in {r["id"] for r in got}
+
+            wait_until(lists_private, 5, f"the administrators' list of {w.url} has the private room")
+        assert front.http(friend.token).post(f"/api/rooms/{public}/invite", json={"player": me.id}).status_code == 200
+        for w in cluster.workers:
+            got = Hall(w).http(me.token).get("/api/invitations").json()["invitations"]
+            assert [i["room"] for i in got] == [public], w.url
+
+
 def test_a_players_connections_are_counted_on_every_worker(cluster: Cluster) -> None:
     """The cap of table connections per player (8) counts them on all the workers: rooms
     on three workers, the ninth connection is refused wherever it lands."""

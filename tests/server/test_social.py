@@ -205,3 +205,78 @@ def test_follows_and_the_friends_list_with_presence_and_table(hall: Hall) -> Non
         assert entry["online"] is True and entry["room"] is None  # a private table is never told
     assert post(hall, me, "/api/follow", {"player": friend.id, "on": False}).json() == {"following": False}
     assert get(hall, me, "/api/friends").json()["following"] == []
+
+
+# ---------------------------------------------------------------------------- later changes, invitations
+def test_the_creator_changes_who_may_come_after_the_room_is_made(hall: Hall) -> None:
+    owner = hall.login("host")
+    stranger = hall.login("stranger")
+    named, username = account(hall, "kept_for")
+    rid = hall.create_room(owner, name="changing")
+    assert post(hall, stranger, f"/api/rooms/{rid}/access", {"private": True}).json()["code"] == "not_room_creator"
+    assert post(hall, owner, f"/api/rooms/{rid}/access", {"private": "yes"}).json()["code"] == "bad_value"
+    got = post(hall, owner, f"/api/rooms/{rid}/access", {"private": True}).json()
+    assert got["private"] is True and rid not in lobby_ids(hall)
+    assert hall.room(rid)["options"]["private"] is True  # the room's options say it too
+    assert post(hall, owner, f"/api/rooms/{rid}/access", {"private": False}).status_code == 200
+    assert rid in lobby_ids(hall)
+    # a password set later: a stranger is refused until he gives it; removed: anybody again
+    got = post(hall, owner, f"/api/rooms/{rid}/access", {"password": "later"}).json()
+    assert got["password"] is True and "later" not in str(got)
+    with hall.connect(rid, stranger) as cs:
+        assert cs.until(lambda m: m["type"] == "error")["code"] == "room_password"
+    assert post(hall, stranger, f"/api/rooms/{rid}/join", {"password": "later"}).json()["room"] == rid
+    assert post(hall, owner, f"/api/rooms/{rid}/access", {"password": ""}).json()["password"] is False
+    # seats reserved later (by user name), then freed; a seat that is not there is refused
+    r = post(hall, owner, f"/api/rooms/{rid}/access", {"reserved": {"7": username}})
+    assert r.json()["code"] == "no_such_seat" and hall.room(rid)["reserved"] == [None] * 5
+    got = post(hall, owner, f"/api/rooms/{rid}/access", {"reserved": {"1": username}}).json()
+    assert got["reserved"] == [None, named.id, None, None, None]
+    with hall.connect(rid, stranger) as cs:
+        assert sit(cs, 1)["code"] == "seat_reserved"
+    assert post(hall, owner, f"/api/rooms/{rid}/access", {"reserved": {}}).json()["reserved"] == [None] * 5
+    # a new invitation: the old link stops working
+    old = get(hall, owner, f"/api/rooms/{rid}/invite").json()["invite"]
+    new = post(hall, owner, f"/api/rooms/{rid}/access", {"new_invite": True}).json()["invite"]
+    assert new != old
+    assert post(hall, stranger, f"/api/rooms/{rid}/join", {"invite": old}).json()["code"] == "bad_invite"
+    assert post(hall, stranger, f"/api/rooms/{rid}/join", {"invite": new}).json()["room"] == rid
+
+
+def test_an_invitation_reaches_the_friends_page_and_seats_him(hall: Hall) -> None:
+    host, _ = account(hall, "inviter")
+    friend, _ = account(hall, "invitee")
+    stranger, _ = account(hall, "not_a_friend")
+    rid = hall.create_room(host, {"private": True}, name="come and play")
+    r = post(hall, host, f"/api/rooms/{rid}/invite", {"player": friend.id})
+    assert r.status_code == 403 and r.json()["code"] == "invite_not_friend"  # only those he follows
+    assert post(hall, host, "/api/follow", {"player": friend.id}).json() == {"following": True}
+    assert post(hall, stranger, f"/api/rooms/{rid}/invite", {"player": friend.id}).json()["code"] == "not_seated"
+    assert post(hall, host, f"/api/rooms/{rid}/invite", {"player": host.id}).json()["code"] == "invite_self"
+    assert post(hall, host, f"/api/rooms/{rid}/invite", {"player": friend.id}).status_code == 200
+    assert post(hall, host, f"/api/rooms/{rid}/invite", {"player": friend.id}).status_code == 200  # again: one shown
+    (inv,) = get(hall, friend, "/api/invitations").json()["invitations"]
+    assert inv["room"] == rid and inv["name"] == "come and play" and inv["game"] == "baohuang"
+    assert inv["from"] == {"id": host.id, "name": host.name}
+    assert get(hall, stranger, "/api/invitations").json()["invitations"] == []
+    assert post(hall, stranger, f"/api/invitations/{inv['id']}/dismiss", {}).json()["code"] == "no_such_invitation"
+    got = post(hall, friend, f"/api/rooms/{rid}/join", {"invite": inv["invite"], "sit": True}).json()
+    assert got == {"room": rid, "seat": 0}
+    assert post(hall, friend, f"/api/invitations/{inv['id']}/dismiss", {}).json() == {"dismissed": inv["id"]}
+    assert get(hall, friend, "/api/invitations").json()["invitations"] == []
+    # a block ends it: no invitation either way
+    assert post(hall, friend, "/api/block", {"player": host.id}).json() == {"blocked": True}
+    r = post(hall, host, f"/api/rooms/{rid}/invite", {"player": friend.id})
+    assert r.json()["code"] in ("invite_not_friend", "invite_blocked")
+
+
+def test_a_password_rooms_admitted_stay_admitted_when_the_hall_restarts(start_server: Any) -> None:
+    server = start_server()
+    h = Hall(server)
+    owner, stranger = h.login("host"), h.login("stranger")
+    rid = h.create_room(owner, name="locked", password="open sesame")
+    assert post(h, stranger, f"/api/rooms/{rid}/join", {"password": "open sesame"}).status_code == 200
+    server.stop()
+    server.start()
+    with h.connect(rid, stranger) as cs:  # no password asked again
+        cs.until_update(lambda m: m["room"]["id"] == rid)

@@ -121,6 +121,12 @@ _hall_reasons(
     bad_room_password="a room's password is 1-{max} characters",
     bad_invite="this invitation is not the room's",
     password_too_fast="too many wrong passwords: try again in {seconds} s",
+    not_room_creator="only the room's creator may change who may come",
+    invite_self="you cannot invite yourself",
+    invite_not_friend="you invite the players you follow",
+    invite_blocked="you cannot invite this player",
+    invites_too_fast="at most 20 invitations in 10 minutes",
+    no_such_invitation="there is no such invitation",
     # why the hall ends a connection (a ``closed`` message) or unseats a player (a ``notice``)
     kicked="an administrator removed you from this game: {reason}",
     session_ended="this session was ended: log in again",

@@ -15,6 +15,7 @@ import { mountTable, requestAutoSit } from "./table.js";
 import { mountReplay, parseReplayHash } from "./replay.js";
 import { installRecordDrop } from "./replay/file.js";
 import { acceptInvite } from "./social.js";
+import { watchInvitations } from "./invitations.js";
 import { h, toast } from "./ui.js";
 
 const root = document.getElementById("app");
@@ -30,6 +31,8 @@ const ctx = {
 };
 let current = null;
 let currentHash = null;
+/** @type {{stop: () => void} | null} */
+let invitations = null; // the invitations sent to the account, on every page (invitations.js)
 
 // The language switch button (every page's top bar has one).
 function langButton() {
@@ -72,6 +75,12 @@ async function route() {
   if (current) {
     current.destroy();
     current = null;
+  }
+  const account = ctx.player && !ctx.player.guest;
+  if (account && !invitations) invitations = watchInvitations(ctx);
+  else if (!account && invitations) {
+    invitations.stop();
+    invitations = null;
   }
   if (!ctx.player) {
     current = mountLogin(root, ctx, (player) => {

@@ -59,6 +59,7 @@ REDIS_CONNECTIONS = 32  # per worker, for requests (the loops have a few more of
 LOOP_CONNECTIONS = 8
 QUICK = 0.1  # seconds a request waits for Redis at most
 PAUSE = 1.0  # seconds requests leave Redis alone after it failed one of them
+PRIVATE = "private"  # the index of private rooms (``lobby_page(…, game=PRIVATE)``: administrators only)
 SEEN_MAX = 5000  # lobby entries kept as last read, per index (the lobby shown while Redis fails)
 
 T = TypeVar("T")
@@ -212,6 +213,8 @@ class Shared:
             self._created[room] = float(info.get("created", 0.0))
             if info.get("private"):
                 self._private.add(room)
+            else:  # made listed by its creator
+                self._private.discard(room)
             self._dirty.add(room)
             self._gone.pop(room, None)
 
@@ -219,10 +222,13 @@ class Shared:
         """Room entries and their places in the lobby's indexes (newest first by score)."""
         for r in rooms:
             pipe.set(_key("room", r), self._rooms[r], ex=ALIVE_FOR)
-            if r in self._private:  # a private room: its entry (for its own requests), in no lobby page
-                continue
-            pipe.zadd(_key("lobby", "all"), {r: self._created[r]})
-            pipe.zadd(_key("lobby", self._games[r]), {r: self._created[r]})
+            listed = ("all", self._games[r])
+            # a private room is in no lobby page: in an index of its own (administrators list it)
+            shown, hidden = ((PRIVATE,), listed) if r in self._private else (listed, (PRIVATE,))
+            for index in shown:
+                pipe.zadd(_key("lobby", index), {r: self._created[r]})
+            for index in hidden:
+                pipe.zrem(_key("lobby", index), r)
 
     async def flush_rooms(self, announce: bool = False) -> None:
         """Send the changed lobby entries (and say so when a room opened, moved or closed)."""
@@ -235,6 +241,7 @@ class Shared:
         for r, game in gone.items():
             pipe.delete(_key("room", r))
             pipe.zrem(_key("lobby", "all"), r)
+            pipe.zrem(_key("lobby", PRIVATE), r)
             if game:
                 pipe.zrem(_key("lobby", game), r)
         pipe.publish(self.lobby_channel, self.worker)  # the other workers' cached pages are stale
@@ -434,6 +441,25 @@ class Shared:
                 answer: dict[str, Any] = orjson.loads(got)
                 return answer
         return None
+
+    async def request_all(self, msg: dict[str, Any], wait: float = 1.0) -> list[dict[str, Any]] | None:
+        """Publish ``msg`` and gather the answers of every live worker (this one too) for up
+        to ``wait`` seconds: those that came (None: Redis did not take it)."""
+        key = _key("reply", secrets.token_hex(8))
+        expected = len(self.live)
+        if not await self.publish({**msg, "reply": key}):
+            return None
+        got: list[dict[str, Any]] = []
+        deadline = time.monotonic() + wait
+        while len(got) < expected and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+            left = expected - len(got)
+            try:
+                items = await self._quick("reading answers", lambda n=left: self.quick.lpop(key, n))  # type: ignore[misc]
+            except (RedisError, OSError):
+                continue
+            got += [orjson.loads(i) for i in items or [] if isinstance(i, bytes | str)]
+        return got
 
     async def answer(self, key: str, result: dict[str, Any]) -> None:
         """Answer a :meth:`request` (kept 30 s for it to read)."""

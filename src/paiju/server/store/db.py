@@ -30,6 +30,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -251,6 +252,21 @@ blocks = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 """拉黑: the two never share a table and the blocker never sees the other's chat."""
+
+invitations = Table(
+    "invitations",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("sender_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("room_id", String(16), nullable=False),
+    Column("room_name", String(64), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("token", String(64), nullable=False),  # the room's invitation token when it was sent
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_invitations_player", "player_id", "created_at"),
+)
+"""邀请好友: an invitation waiting for the friend's page (paiju.server.accounts.invitations)."""
 
 workers = Table(
     "workers",

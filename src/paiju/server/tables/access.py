@@ -2,12 +2,17 @@
 reserved seats 预留座位, and blocked players 拉黑 (docs/decisions.md "Playing together").
 
 A room's ``access`` is stored beside it (``rooms.access``) and never sent as stored:
-``{"private": bool, "password": argon2 hash | None, "invite": token, "reserved": {seat: player id}}``.
+``{"private": bool, "password": argon2 hash | None, "invite": token, "reserved": {seat: player id},
+"admitted": [player id, …]}``.
 A private room is in no lobby page; it is reached by its link (its id) or its short
 ``code``. A password room lets a person watch or sit only once admitted — by the password
 or the invitation token, through ``POST /api/rooms/{id}/join`` — or while seated or its
 creator. The invitation token seats a friend directly (and admits him). A reserved seat is
 taken only by its player. Two players one of whom blocked the other never sit at one table.
+Who was admitted is stored with the room, so a restart or a move to another worker of a
+cluster keeps them in. The creator may change all of it later (``change_access``): make the
+room private or listed, set or remove the password, reserve or free seats, and renew the
+invitation (the old links stop working).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from paiju.errors import IllegalAction
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the codes raised here
 from paiju.server.accounts import social
+from paiju.server.store import db
+from paiju.server.store.writer import Write
 
 if TYPE_CHECKING:
     from paiju.server.tables.connection import Conn
@@ -30,7 +37,7 @@ if TYPE_CHECKING:
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed by a friend
 CODE_LENGTH = 6
 PASSWORD_MAX = 32
-ADMITTED_MAX = 500  # persons admitted to a password room, kept in memory (not seated: they re-enter after a move)
+ADMITTED_MAX = 500  # persons admitted to a password room and remembered with it (the oldest are forgotten)
 _hasher = PasswordHasher()
 
 
@@ -110,16 +117,29 @@ def blocked_refusal() -> IllegalAction:
     return IllegalAction("you cannot sit at this table: you and a player here blocked one another", "blocked_table")
 
 
+def admitted_ids(access: dict[str, Any]) -> set[int]:
+    """The persons a room's password or invitation let in, as stored."""
+    return {p for p in access.get("admitted") or [] if isinstance(p, int)}
+
+
 class TableAccess:
     """The access checks of a table (a part of ``Table``, which sets ``access``, ``code``
     and ``admitted`` from its row)."""
 
     hall: TableHost
+    id: str
     seats: list[dict[str, Any]]
     created_by: int | None
     access: dict[str, Any]
+    options: dict[str, Any]
     code: str | None
     admitted: set[int]
+
+    if TYPE_CHECKING:  # Table's own methods these call
+
+        async def _save(self, write: Write) -> Any: ...
+
+        def refresh(self) -> None: ...
 
     def access_info(self) -> dict[str, Any]:
         """What ``room_info`` says of the room's access: never the password nor the invitation."""
@@ -146,10 +166,59 @@ class TableAccess:
             return True
         return any(s["player"] == pid for s in self.seats) or pid in reserved_seats(self.access, len(self.seats))
 
-    def admit(self, pid: int) -> None:
-        if len(self.admitted) >= ADMITTED_MAX:
-            self.admitted.pop()
-        self.admitted.add(pid)
+    async def admit(self, pid: int) -> None:
+        """Let ``pid`` in for good (stored with the room). Runs in the actor's turn (``in_turn``)."""
+        if pid in self.admitted or not self.access.get("password"):
+            return
+        kept = [p for p in self.access.get("admitted") or [] if p != pid][-(ADMITTED_MAX - 1) :] + [pid]
+        await self._save_access({**self.access, "admitted": kept})
+
+    async def _save_access(self, access: dict[str, Any], options: dict[str, Any] | None = None) -> None:
+        values: dict[str, Any] = {"access": access}
+        if options is not None:
+            values["options"] = options
+        await self._save(Write(run=lambda c: db.save_room_tx(c, self.id, **values)))
+        self.access, self.admitted = access, admitted_ids(access)
+        if options is not None:
+            self.options = options
+
+    async def change_access(
+        self,
+        pid: int,
+        private: bool | None = None,
+        password_hash: str | None = None,
+        password_off: bool = False,
+        reserved: dict[int, int] | None = None,
+        new_invite: bool = False,
+    ) -> dict[str, Any]:
+        """The creator changes who may come (in the actor's turn): ``private`` (listed or not),
+        a new password (``password_hash``) or none (``password_off``: the admitted are
+        forgotten), the ``reserved`` seats (all of them, as they should be now; a seated
+        player keeps his seat), a new invitation token. The room's access as ``room_info`` says it."""
+        if pid != self.created_by:
+            raise IllegalAction("only the room's creator may change who may come", "not_room_creator")
+        bad = [seat for seat in reserved or {} if not 0 <= seat < len(self.seats)]
+        if bad:
+            last = len(self.seats) - 1
+            raise IllegalAction(f"there is no seat {bad[0]}: seats are 0-{last}", "no_such_seat", seat=bad[0])
+        changed = dict(self.access)
+        options = None
+        if private is not None and private != bool(changed.get("private")):
+            changed["private"] = private
+            options = {**self.options, "private": private}  # the room's options say it too
+        if password_off:
+            changed["password"], changed["admitted"] = None, []
+        elif password_hash is not None:
+            changed["password"] = password_hash  # those admitted before stay admitted
+        if reserved is not None:
+            changed["reserved"] = {str(seat): p for seat, p in sorted(reserved.items())}
+        if new_invite:
+            changed["invite"] = secrets.token_urlsafe(12)
+        await self._save_access(changed, options)
+        if options is not None:
+            self.hall.listing_changed(self)
+        self.refresh()
+        return self.access_info()
 
     async def blocked_here(self, pid: int) -> bool:
         """Does a person seated here block ``pid``, or is blocked by him (read from the store)?"""

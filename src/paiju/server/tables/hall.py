@@ -49,7 +49,6 @@ RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable d
 RECORDS_CACHED = 256  # finished hands' records kept encoded
 FRAMES_CACHED = 32  # finished hands' replay frames kept gzipped (a few to tens of KB each)
 SWEEP_EVERY = 30.0  # seconds between looks for idle rooms
-MAX_LOOKED = 200  # lobby entries read to find where friends sit (a worker of a cluster)
 CLOSED = ("closed", "archived")  # stored statuses of rooms no longer loaded (archived: its hands are read)
 log = logging.getLogger("paiju.hall")
 
@@ -197,6 +196,11 @@ class Hall:
         if self.cluster is not None:
             self.cluster.touched(table)
 
+    def listing_changed(self, table: Table) -> None:
+        """A room was made private or listed again: the lobby shows it so at once."""
+        self._lobby = (-1e9, [])
+        self.touched(table)
+
     async def table(self, room: str) -> Table | None:
         """The table a player connects to: this process's own, or on a worker of a cluster,
         the room claimed from whoever holds it (None: no such open room, or not now)."""
@@ -232,6 +236,11 @@ class Hall:
 
     async def _heard(self, msg: dict[str, Any]) -> None:
         """A message on the cluster's bus: an order for a room this worker plays, a block, or sessions ended."""
+        if msg.get("kind") == "where" and self.cluster is not None and isinstance(msg.get("reply"), str):
+            wanted = {p for p in msg.get("players") or [] if isinstance(p, int)}
+            found = {str(p): room for p, room in self._sitting_here(wanted).items()}
+            await self.cluster.shared.answer(msg["reply"], {"found": found})
+            return
         if msg.get("kind") == "block":
             a, b = msg.get("player"), msg.get("other")
             if isinstance(a, int) and isinstance(b, int):
@@ -315,23 +324,26 @@ class Hall:
 
     async def where_is(self, pids: list[int]) -> dict[int, dict[str, Any]]:
         """The listed table each of ``pids`` sits at, ``{"id", "name", "game"}`` (a private
-        room is never told): this process's tables, and on a worker the cluster's lobby's
-        first page of ``MAX_LOOKED`` rooms (a friend at a room further down shows as online only)."""
+        room is never told): this process's tables, and on a worker every worker's (asked on
+        the cluster's bus; a worker that does not answer within a second is left out)."""
+        found = self._sitting_here(set(pids))
+        if self.cluster is not None and set(pids) - set(found):
+            answers = await self.cluster.shared.request_all(
+                {"kind": "where", "players": sorted(set(pids) - set(found))}
+            )
+            for answer in answers or []:
+                for pid, room in (answer.get("found") or {}).items():
+                    found.setdefault(int(pid), room)
+        return found
+
+    def _sitting_here(self, wanted: set[int]) -> dict[int, dict[str, Any]]:
         found: dict[int, dict[str, Any]] = {}
-        wanted = set(pids)
-        rooms: list[dict[str, Any]] = [t.room_info() for t in self.tables.values() if t.listed]
-        if self.cluster is not None:
-            try:
-                page, _total, _stale = await self.cluster.lobby_page(0, MAX_LOOKED, None)
-                rooms += page
-            except Exception as e:
-                self.cluster.shared.trouble("reading the lobby", e)
-        for room in rooms:
-            if room.get("private"):
+        for t in self.tables.values():
+            if not t.listed or t.damaged:
                 continue
-            for s in room["seats"]:
-                if s["player_id"] in wanted and s["player_id"] not in found:
-                    found[s["player_id"]] = {"id": room["id"], "name": room["name"], "game": room["game"]}
+            for s in t.seats:
+                if s["player"] in wanted and s["player"] not in found:
+                    found[s["player"]] = {"id": t.id, "name": t.name, "game": t.game_name}
         return found
 
     def player_names(self, ids: list[int]) -> dict[int, str]:

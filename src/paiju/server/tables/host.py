@@ -37,6 +37,8 @@ class TableHost(Protocol):
 
     def touched(self, table: Any) -> None: ...  # the table
 
+    def listing_changed(self, table: Any) -> None: ...  # the table: made private, or listed again
+
     def player_names(self, ids: list[int]) -> dict[int, str]: ...
 
     def remember(self, pid: int, name: str) -> None: ...

@@ -74,11 +74,7 @@ class TableModeration:
 
         def _broadcast(self) -> None: ...
 
-    # ------------------------------------------------------------------ who may sit, who may speak
-    def check_not_barred(self, pid: int) -> None:
-        if pid in self.barred:
-            raise IllegalAction("an administrator removed you from this room: you cannot sit here again", "barred")
-
+    # ------------------------------------------------------------------ who may speak (who may sit: seating.py)
     def check_not_muted(self, conn: Conn) -> None:
         until = muted_until(conn.player)
         if until is not None:

@@ -19,6 +19,7 @@ import contextlib
 import inspect
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from paiju.errors import IllegalAction
@@ -29,25 +30,22 @@ from paiju.server.accounts import profile, settlement
 from paiju.server.store import db
 from paiju.server.store.records import DamagedHand, replay_stored
 from paiju.server.store.writer import Fenced, StoreError, StoreUnavailable, Write
-from paiju.server.tables.access import TableAccess, blocked_refusal, seat_refusal
+from paiju.server.tables.access import TableAccess, admitted_ids
 from paiju.server.tables.autoplay import BOT_LEVELS, TableAutoplay
 from paiju.server.tables.connection import UNEXPECTED, Conn, encode, log, unexpected
 from paiju.server.tables.deal import deal_stage, is_declaration
-from paiju.server.tables.entry import address_mark, check_entry
 from paiju.server.tables.games_info import split_options
 from paiju.server.tables.hints import Hints
 from paiju.server.tables.host import TableHost
 from paiju.server.tables.moderation import CHAT_KEPT, TableModeration
 from paiju.server.tables.phrases import MAX_SAY
+from paiju.server.tables.seating import EMPTY_SEAT, FRESH_SEAT, TableSeating
 from paiju.server.tables.updates import HOSTED_LOCK_AFTER, TableUpdates
 from paiju.specs import spec as game_spec
 from paiju.stakes import max_hand_cost
 from paiju.versions import RECORD_VERSION
 
 # a seat without its player's 托管 state (hosted_reason: why 托管 came — timeout, button, left)
-FRESH_SEAT: dict[str, Any] = {"hosted": False, "hosted_times": 0, "left": False, "hosted_reason": None}
-# a seat its person left: also no address mark (entry.py)
-EMPTY_SEAT: dict[str, Any] = {"player": None, "addr": None, **FRESH_SEAT}
 # points a player loses for leaving a started hand, when the room has no leave_penalty
 # option: Baohuang's 40 (docs/rules/baohuang.md §5); elsewhere the most one hand can cost [decision]
 # (Shuangkou's 双扣 3 points, Shengji's 3 levels)
@@ -116,7 +114,7 @@ def next_options(
     return dict(prev.next_hand_options())
 
 
-class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
+class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeating):
     """A room: its seats, its match so far and the hand being played."""
 
     def __init__(self, hall: TableHost, row: dict[str, Any]) -> None:
@@ -139,7 +137,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         self.barred: set[int] = set(row.get("barred") or [])  # kicked by an administrator: may not sit here again
         self.access: dict[str, Any] = dict(row.get("access") or {})  # private, password, invitation (access.py)
         self.code: str | None = row.get("code")
-        self.admitted: set[int] = set()  # let in by the password or an invitation (access.py)
+        self.admitted: set[int] = admitted_ids(self.access)  # let in by the password or an invitation (access.py)
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # the last lines said (reports keep them)
         created = row.get("created_at")
         self.created: float = created.timestamp() if created is not None else time.time()  # the lobby's order
@@ -215,6 +213,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         self.balances = {p: got["beans"] for p, got in standing.items() if got["beans"] is not None}
         self.seats, self.status, self.penalties = [dict(s) for s in room["seats"]], status, penalties
         self.barred = set(room.get("barred") or [])
+        self.access = dict(room.get("access") or {})
+        self.admitted = admitted_ids(self.access)
         finished = [h for h in hands if h["finished_at"]]
         settled = self.store.read(settlement.settled_tx, [h["id"] for h in finished], len(room["seats"]))
         played = self.store.read(settlement.hand_players_tx, [h["id"] for h in finished], len(room["seats"]))
@@ -325,15 +325,22 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
     async def order(self, what: str, **args: Any) -> Any:
         """Have the table's actor carry out an administrator's order ``admin_<what>``
         (moderation.py) in its turn; its result, or the IllegalAction that refused it."""
+        return await self.in_turn(getattr(self, "admin_" + what), what == "close", **args)
+
+    async def in_turn(self, method: Callable[..., Any], if_damaged: bool = False, **args: Any) -> Any:
+        """Run ``method(**args)`` in the actor's turn (nothing else of the table runs meanwhile):
+        its result, or the exception that refused it. A damaged room refuses it (unless ``if_damaged``)."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.post(("order", what, args, done))
+        self.post(("order", method, if_damaged, args, done))
         return await asyncio.wait_for(done, 10.0)
 
-    async def _order(self, what: str, args: dict[str, Any], done: asyncio.Future[Any]) -> None:
+    async def _order(
+        self, method: Callable[..., Any], if_damaged: bool, args: dict[str, Any], done: asyncio.Future[Any]
+    ) -> None:
         try:
-            if self.damaged and what != "close":
+            if self.damaged and not if_damaged:
                 raise IllegalAction(f"this room is set aside as damaged: {self.damaged}", "room_damaged")
-            result = getattr(self, "admin_" + what)(**args)
+            result = method(**args)
             if inspect.isawaitable(result):
                 result = await result
         except Exception as e:
@@ -421,39 +428,6 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
         if seat is None:
             raise IllegalAction("you are not seated at this table (spectators cannot act)", "not_seated")
         return seat
-
-    async def _on_sit(self, conn: Conn, msg: dict[str, Any]) -> None:
-        seat = msg["seat"]
-        if not 0 <= seat < len(self.seats):
-            raise IllegalAction(
-                f"there is no seat {seat}: seats are 0-{len(self.seats) - 1}", "no_such_seat", seat=seat
-            )
-        if self.seat_of(conn.player["id"]) is not None:
-            raise IllegalAction("you already have a seat at this table", "already_seated")
-        self.check_not_barred(conn.player["id"])
-        s = self.seats[seat]
-        if s["player"] is not None or s["bot"] is not None:
-            raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
-        refusal = seat_refusal(self.access, seat, conn.player["id"])
-        if refusal is not None:
-            raise refusal
-        if not self.may_enter(conn.player["id"]):
-            raise IllegalAction("this room has a password", "room_password")
-        if await self.blocked_here(conn.player["id"]):
-            raise blocked_refusal()
-        self._check_entry(await self._read_standing(conn.player), conn.address)
-        if self.seats[seat]["player"] is not None or self.seats[seat]["bot"] is not None:  # taken while we read
-            raise IllegalAction(f"seat {seat} is taken", "seat_taken", seat=seat)
-        if self.seat_of(conn.player["id"]) is not None:  # seated elsewhere here while we read
-            raise IllegalAction("you already have a seat at this table", "already_seated")
-        self._check_entry(
-            self.balances.get(conn.player["id"]) if self._at_stake(conn.player["id"]) else None, conn.address
-        )
-        mark = address_mark(conn.address)
-        await self._save_seats(self._seats_with(seat, player=conn.player["id"], own=1, addr=mark, **FRESH_SEAT))
-        self.hall.remember(conn.player["id"], conn.player["name"])
-        self.message, self.message_seats, self.message_names = None, [], []
-        self._broadcast()
 
     async def _on_stand(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
@@ -575,49 +549,6 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
                 if c.player["id"] == pid:
                     c.send(notice)
         self._broadcast()
-
-    async def _seat_quickly(
-        self, pid: int, name: str, bots: bool, done: asyncio.Future[int | None], address: str = ""
-    ) -> None:
-        """快速开始: seat ``pid`` at the first free seat (``bots``: computer players on the others);
-        ``done`` gets the seat, or None when this room has none for them now."""
-        try:
-            seat = self.seat_of(pid)
-            if seat is None and self.status in ("waiting", "between") and not self.damaged and pid not in self.barred:
-                beans = await self._read_standing({"id": pid})
-                blocked = await self.blocked_here(pid)
-                free = [i for i in self._empty_seats() if seat_refusal(self.access, i, pid) is None]
-                free.sort(key=lambda i: self.access.get("reserved", {}).get(str(i)) != pid)  # his reserved seat first
-                if not free or self.seat_of(pid) is not None:
-                    done.set_result(self.seat_of(pid))
-                    return
-                try:
-                    self._check_entry(beans, address)
-                    if blocked:
-                        raise blocked_refusal()
-                except IllegalAction:
-                    done.set_result(None)  # beans short, an address or a blocked player here: quick start looks further
-                    return
-                seat = free[0]
-                seats = self._seats_with(seat, player=pid, own=1, addr=address_mark(address), **FRESH_SEAT)
-                for i in free[1:] if bots else ():
-                    seats[i]["bot"] = "strong"
-                await self._save_seats(seats)
-                if bots:  # a room of its own: ready, the hand starts once the page connects
-                    self._ready.add(pid)
-                self.hall.remember(pid, name)
-                self.message, self.message_seats, self.message_names = None, [], []
-                self._broadcast()
-            if not done.done():
-                done.set_result(seat)
-        except Exception as e:
-            if not done.done():
-                done.set_exception(e)
-
-    async def seat_quickly(self, pid: int, name: str, bots: bool = False, address: str = "") -> int | None:
-        done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self.post(("seat", pid, name, bots, done, address))
-        return await asyncio.wait_for(done, 10.0)
 
     async def _on_say(self, conn: Conn, msg: dict[str, Any]) -> None:
         """快捷语 or a line of chat to everyone in the room (seated or watching); not stored."""
@@ -995,69 +926,6 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess):
     def refresh(self) -> None:
         """Send everyone the state again (something shown beside the game changed; no timer moves)."""
         self._broadcast()
-
-    # ------------------------------------------------------------------ the seated persons' standing
-
-    async def _read_standing(self, player: dict[str, Any]) -> int | None:
-        """Read a person's beans (an account) and title as they sit; their beans (None: a guest)."""
-        pid = player["id"]
-        try:
-            got = await asyncio.to_thread(self.hall.store.read, profile.standing_tx, pid, self.game_name)
-        except Exception:
-            raise IllegalAction(
-                "the hall cannot reach its database right now; try again in a moment", "unavailable"
-            ) from None
-        self.standing[pid] = {"guest": got["beans"] is None, "title": got["title"]}
-        if got["beans"] is not None:
-            self.balances[pid] = got["beans"]
-        return got["beans"]
-
-    def _at_stake(self, pid: int) -> bool:
-        """Whether a seated (or sitting) person plays for beans, as this table last read it."""
-        return pid in self.standing and not self.standing[pid]["guest"]
-
-    def _check_entry(self, beans: int | None, address: str) -> None:
-        """May a person with ``beans`` (None: none at stake) sit here from ``address`` (entry.py)?"""
-        others = [s.get("addr") for s in self.seats if s["player"] is not None and self._at_stake(s["player"])]
-        check_entry(
-            beans,
-            min_beans=int(self.room_options["min_beans"]),
-            cost=self.hand_cost,
-            address=address,
-            others=others if beans is not None else [],
-            one_per_address=bool(self.room_options["one_per_address"]),
-        )
-
-    async def _unseat_short(self) -> bool:
-        """Between hands: unseat each account whose balance no longer covers a hand here (it
-        lost), telling its connections why; True when somebody was unseated."""
-        need = max(int(self.room_options["min_beans"]), self.hand_cost)
-        pids = [s["player"] for s in self.seats if s["player"] is not None]
-        if not need or not pids:
-            return False
-        try:
-            held = await asyncio.to_thread(self.store.read, settlement.stake_balances_tx, pids)
-        except Exception:
-            raise IllegalAction(
-                "the hall cannot reach its database right now; try again in a moment", "unavailable"
-            ) from None
-        self.balances.update(held)
-        short = [i for i, s in enumerate(self.seats) if s["player"] in held and held[s["player"]] < need]
-        if not short:
-            return False
-        seats = [dict(s) for s in self.seats]
-        gone = {seats[i]["player"]: held[seats[i]["player"]] for i in short}
-        for i in short:
-            seats[i].update(EMPTY_SEAT)
-        await self._save_seats(seats)
-        for pid, beans in gone.items():
-            self._ready.discard(pid)
-            notice = {"type": "notice", "code": "unseated", "params": {"by": "beans", "need": need, "beans": beans}}
-            for c in self.conns:
-                if c.player["id"] == pid:
-                    c.send(notice)
-        self._broadcast()
-        return True
 
     async def _on_own(self, conn: Conn, msg: dict[str, Any]) -> None:
         """Set the seat's own multiplier (1-4) for the hands to come (room option own_multiplier)."""

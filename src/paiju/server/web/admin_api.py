@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from paiju.errors import IllegalAction
 from paiju.server.accounts import moderation, reports
+from paiju.server.cluster.shared import PRIVATE
 from paiju.server.tables.cluster_rooms import RoomBusy
 from paiju.server.tables.hall import Hall
 from paiju.server.web.answers import HttpError, error, json_body
@@ -202,6 +203,8 @@ class AdminApi:
         h = self.hall()
         if h.cluster is not None:
             rooms, total, stale = await h.cluster.lobby_page(0, MAX_PAGE, None)
+            hidden, more, stale_too = await h.cluster.lobby_page(0, MAX_PAGE, PRIVATE)  # private rooms too
+            rooms, total, stale = rooms + hidden, total + more, stale or stale_too
         else:
             rooms, stale = [t.room_info() for t in reversed(h.tables.values())], False  # private rooms too
             total = len(rooms)

@@ -1,7 +1,9 @@
 """Playing together over HTTP: following 关注 and blocking 拉黑 (``/api/friends``,
 ``/api/follow``, ``/api/block``), a room's short code (``/api/codes/{code}``), entering a
-private or password room by its password or invitation (``/api/rooms/{id}/join``) and the
-invitation link of a room one sits at (``/api/rooms/{id}/invite``).
+private or password room by its password or invitation (``/api/rooms/{id}/join``), the
+invitation link of a room one sits at and invitations sent to a friend
+(``/api/rooms/{id}/invite``, ``/api/invitations``), and the creator's changes to who may
+come (``/api/rooms/{id}/access``).
 
 A room code is looked up under ``/api/codes/``, not ``/api/rooms/``: the cluster's proxy
 sends ``/api/rooms/ROOM/…`` to the worker of room ROOM by its hash (proxy_config.py), and
@@ -23,7 +25,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from paiju.errors import IllegalAction
-from paiju.server.accounts import social
+from paiju.server.accounts import invitations, social
 from paiju.server.store import db
 from paiju.server.tables import access
 from paiju.server.tables.cluster_rooms import RoomBusy
@@ -40,6 +42,11 @@ STATUS = {  # the HTTP status of a refusal, by its reason code (others: 400)
     "not_seated": 403,
     "no_such_player": 404,
     "no_such_room": 404,
+    "no_such_invitation": 404,
+    "not_room_creator": 403,
+    "invite_not_friend": 403,
+    "invite_blocked": 403,
+    "invites_too_fast": 429,
     "save_failed": 503,
     "room_moving": 503,
     "worker_busy": 503,
@@ -71,6 +78,10 @@ class SocialApi:
             Route("/api/codes/{code}", self.code),
             Route("/api/rooms/{room}/join", self.join, methods=["POST"]),
             Route("/api/rooms/{room}/invite", self.invite),
+            Route("/api/rooms/{room}/invite", self.invite_friend, methods=["POST"]),
+            Route("/api/rooms/{room}/access", self.change_access, methods=["POST"]),
+            Route("/api/invitations", self.invitations),
+            Route("/api/invitations/{id}/dismiss", self.dismiss, methods=["POST"]),
         ]
 
     @staticmethod
@@ -157,13 +168,13 @@ class SocialApi:
                 token = str(table.access.get("invite") or "")
                 if not isinstance(invite, str) or not token or not hmac.compare_digest(invite, token):
                     raise IllegalAction("this invitation is not the room's", "bad_invite")
-                table.admit(pid)
+                await table.in_turn(table.admit, pid=pid)
             elif password is not None and table.access.get("password"):
                 self._guessing((pid, table.id), False)
                 if not await asyncio.to_thread(access.password_matches, table.access["password"], password):
                     self._guessing((pid, table.id), True)
                     raise IllegalAction("wrong password for this room", "room_password")
-                table.admit(pid)
+                await table.in_turn(table.admit, pid=pid)
             if not table.may_enter(pid):
                 raise IllegalAction("this room has a password", "room_password")
             seat = table.seat_of(pid)
@@ -198,11 +209,84 @@ class SocialApi:
             return self._refused(e)
         return JSONResponse({"invite": table.access.get("invite"), "code": table.code})
 
+    async def invite_friend(self, req: Request) -> Response:
+        """邀请好友 ``{"player": id}``: a player seated here (or the room's creator) invites a
+        player he follows; the friend's open page shows it (``/api/invitations``): ``{"id"}``."""
+        try:
+            p = await self._player(req)
+            body = await json_body(req, self.body_bytes)
+            table = await self._table(req.path_params["room"])
+            if table.seat_of(p["id"]) is None and table.created_by != p["id"]:
+                raise IllegalAction("only a player seated here may invite", "not_seated")
+            room = {"id": table.id, "name": table.name, "game": table.game_name, "invite": table.access.get("invite")}
+            sender, player = p["id"], body.get("player")
+            got = await self.hall().decide(lambda c: invitations.invite_tx(c, sender, player, room))
+        except IllegalAction as e:
+            return self._refused(e)
+        return JSONResponse({"id": got})
+
+    async def invitations(self, req: Request) -> Response:
+        """The invitations waiting for the player, newest first (guests have none)."""
+        try:
+            p = await self._player(req)
+        except IllegalAction as e:
+            return self._refused(e)
+        got = await asyncio.to_thread(self.hall().store.read, invitations.pending_tx, p["id"])
+        return JSONResponse({"invitations": got})
+
+    async def dismiss(self, req: Request) -> Response:
+        """The player joined or dismissed an invitation: it is shown no more."""
+        try:
+            p = await self._player(req)
+            raw = req.path_params["id"]
+            iid = int(raw) if raw.isdigit() and len(raw) <= 18 else -1
+            pid = p["id"]
+            if not await self.hall().decide(lambda c: invitations.dismiss_tx(c, pid, iid)):
+                raise IllegalAction("there is no such invitation", "no_such_invitation")
+        except IllegalAction as e:
+            return self._refused(e)
+        return JSONResponse({"dismissed": iid})
+
+    async def change_access(self, req: Request) -> Response:
+        """The creator changes who may come ``{"private"?, "password"?, "reserved"?,
+        "new_invite"?}``: ``password`` "" or null removes it; ``reserved`` lists every seat
+        kept as it should be now ({seat: user name or player id}). The room's access as the
+        lobby says it, and the invitation token (new with ``new_invite``)."""
+        try:
+            p = await self._player(req)
+            body = await json_body(req, self.body_bytes)
+            table = await self._table(req.path_params["room"])
+            if table.created_by != p["id"]:  # before any slow hashing
+                raise IllegalAction("only the room's creator may change who may come", "not_room_creator")
+            private, new_invite = body.get("private"), body.get("new_invite", False)
+            for key, value in (("private", private), ("new_invite", new_invite)):
+                if value is not None and not isinstance(value, bool):
+                    raise IllegalAction(f"{key} is true or false", "bad_value", where=key)
+            args: dict[str, Any] = {"pid": p["id"], "private": private, "new_invite": bool(new_invite)}
+            if "password" in body:
+                password = access.check_room_password(body["password"])
+                if password is None:
+                    args["password_off"] = True
+                else:
+                    args["password_hash"] = await asyncio.to_thread(access.hash_room_password, password)
+            if "reserved" in body:
+                args["reserved"] = await self._reserved(body.get("reserved"))
+            info = await table.in_turn(table.change_access, **args)
+        except IllegalAction as e:
+            return self._refused(e)
+        return JSONResponse({**info, "invite": table.access.get("invite")})
+
     async def room_access(self, body: dict[str, Any]) -> tuple[str | None, dict[int, int]]:
         """A new room's password hash and reserved seats from ``POST /api/rooms``'s
         ``password`` and ``reserved`` ({seat: user name or player id}); IllegalAction."""
         password = access.check_room_password(body.get("password"))
-        raw = body.get("reserved") or {}
+        reserved = await self._reserved(body.get("reserved"))
+        hashed = await asyncio.to_thread(access.hash_room_password, password) if password else None
+        return hashed, reserved
+
+    async def _reserved(self, raw: Any) -> dict[int, int]:
+        """Reserved seats {seat: user name or player id} as {seat: player id}; IllegalAction."""
+        raw = raw or {}
         if not isinstance(raw, dict) or len(raw) > RESERVED_MAX:
             raise IllegalAction("reserved is an object of seats and players", "bad_value", where="reserved")
         reserved: dict[int, int] = {}
@@ -215,5 +299,4 @@ class SocialApi:
             if pid is None:
                 raise IllegalAction(f"there is no player {str(who)[:32]!r}", "no_such_player")
             reserved[int(seat)] = pid
-        hashed = await asyncio.to_thread(access.hash_room_password, password) if password else None
-        return hashed, reserved
+        return reserved

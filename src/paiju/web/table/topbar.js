@@ -3,7 +3,7 @@
 // language, the secondary tools: 上一轮, 牌谱, 记牌器, 快捷语, sound) and the connection banner.
 // Exports: renderTopbar, renderBanner, shareURL.
 
-import { copyInvite } from "../social.js";
+import { inviteDialog } from "../invitations.js";
 import { t, label } from "../i18n.js";
 import { setSound, soundOn } from "../sound.js";
 import { h, toast } from "../ui.js";
@@ -152,8 +152,21 @@ function toolsMenu(tb) {
     u && u.tracker && tb.mySeat() !== null ? tool("tracker-toggle", "tracker", t("tracker")) : null,
     u && !R ? tool("phrases-toggle", "phrases", t("phrases")) : null,
     !R && u && (tb.mySeat() !== null || (tb.ctx.player && tb.room().created_by === tb.ctx.player.id))
-      ? h("button", { class: "small tool", "data-testid": "invite", title: t("invite_title"), onclick: () => copyInvite(tb.roomId) }, t("invite"))
-      : null, // 邀请: a link that seats a friend (social.js)
+      ? h(
+          "button",
+          {
+            class: "small tool",
+            "data-testid": "invite",
+            title: t("invite_title"),
+            onclick: () => {
+              S.toolsOpen = false; // the opened tools menu would cover the seats behind the dialog
+              tb.renderTopbar();
+              inviteDialog(tb.roomId, { creator: !!tb.ctx.player && tb.room().created_by === tb.ctx.player.id, room: tb.room() });
+            },
+          },
+          t("invite"),
+        )
+      : null, // 邀请: the link, friends, and the creator's who-may-come (invitations.js)
     R ? null : sound,
     R || tb.game() === "shengji" ? null : hintPass,
     rulesLink(tb),
