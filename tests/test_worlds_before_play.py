@@ -46,6 +46,8 @@ SJ_OPTIONS = [
     {"no_bid": "kitty_card:1", "twos_trump": True},
     {"no_bid": "no_trump", "declare_with_joker": True},
     {"declarer": 1, "team_levels": ["5", "3"], "cannot_declare_passes_deal": True},
+    {"kitty_steal": True, "decks": 1},
+    {"kitty_steal": True, "overturn_changes_declarer": False},
 ]
 
 
@@ -213,7 +215,11 @@ def test_shengji_worlds_before_play_match_the_view(opt: int, seed: int, steps: i
         return
     view = g.view(seat)
     rng = random.Random(seed)
-    w = sj_worlds.sample_world(view, rng)
+    try:
+        w = sj_worlds.sample_world(view, rng)
+    except sj_worlds.CannotSample:  # the documented limit: 抢底 hands after steals, rarely
+        assert g.options["kitty_steal"] and g._burials
+        return
     assert w.view(seat) == view  # declarations, counts, trump, the kitty he picked up, the burial
     assert w.hand(seat) == g.hand(seat)
     for d in view["declarations"]:  # a declarer holds what it showed (before any burial)
@@ -260,6 +266,31 @@ def test_shengji_a_declarer_holds_its_declared_cards_from_the_start() -> None:
             w = sj_worlds.sample_world(g.view(seat), rng)
             assert w.view(seat) == g.view(seat)
             assert Counter(map(str, w.hand(1)))["2h"] == 2
+
+
+def test_shengji_kitty_steals_are_sampled() -> None:
+    """抢底: after steals the view keeps the declarations, the last burier and this seat's own
+    last burial; every seat gets worlds that replay to it, after one steal and after two."""
+    steals: Counter[int] = Counter()
+    refused = 0
+    for seed in range(12):
+        g = Shengji(seed=seed, kitty_steal=True, decks=1)
+        rng = random.Random(seed)
+        while g.phase != "play":
+            legal = g.legal_actions()
+            if g.phase in ("bury", "steal"):
+                for seat in range(4):
+                    view = g.view(seat)
+                    try:
+                        assert sj_worlds.sample_world(view, rng).view(seat) == view
+                    except sj_worlds.CannotSample as e:  # the documented limit: a seat that buried twice
+                        assert "buried more than once" in str(e) or len(g._burials) >= 2, e
+                        refused += 1
+                steals[len(g._burials)] += 1
+            declare = g.phase == "steal" and len(legal) > 1 and rng.random() < 0.6
+            g.apply(rng.choice(legal[1:]) if declare else legal[0] if g.phase != "bury" else rng.choice(legal))
+    assert steals[1] and steals[2]
+    assert refused <= sum(steals.values()) // 10
 
 
 def test_shengji_undealt_cards_are_spread_as_the_view_allows() -> None:

@@ -13,15 +13,19 @@ with that and replays it to the view's decision:
   seat, after the one before, where the engine allows it: the view does not say when a
   declaration was made, only that it was, in that order;
 - the kitty card revealed with ``no_bid: kitty_card:n`` is that kitty card;
-- the burier's cards buried so far, unseen by the others, are drawn from his hand.
+- the burier's cards buried so far, unseen by the others, are drawn from his hand;
+- ``kitty_steal`` 抢底: the view does not say which of the last declarations were steals,
+  so each reading is tried (none, the last one, the last two …) where it fits the view's
+  burier; this seat's last burial is in its view (what it picked up is what the burier
+  before it buried, and that burier held those cards from the start of the deal).
 
 The world is the engine replaying that deal and those actions (its ``record()`` is a
 whole, replayable hand), kept only if its view for the seat is the view, entirely; a deal
 that fails (a ``cannot_declare_passes_deal`` void the real hand did not have …) is drawn
-again, at most :data:`MAX_TRIES` times. Not sampled: a ``kitty_steal`` 抢底 hand after a
-steal (which declarations were steals, and what each stealer picked up, is not kept in
-the view) — that raises :class:`~paiju.shengji.worlds_base.CannotSample` once no deal replays.
-Inferences from the seats' answers (who could have declared and did not) are not honoured.
+again, at most :data:`MAX_TRIES` times per reading, then
+:class:`~paiju.shengji.worlds_base.CannotSample`. Not sampled: the view of a seat that
+buried twice in a 抢底 hand (its first burial is not in its view). Inferences from the
+seats' answers (who could have declared and did not) are not honoured.
 
 >>> import random, paiju
 >>> g = paiju.new_game("shengji", seed=4)
@@ -53,6 +57,100 @@ not give the view)."""
 PHASES = ("deal", "bury", "steal")
 
 
+class _Plan:
+    """One reading of the view: the last ``steals`` declarations were kitty steals 抢底 (0
+    without ``kitty_steal``). What each seat holds first, the kitty if known, the cards
+    nobody is known to hold, and the burials whose cards are known."""
+
+    def __init__(self, sampler: DealSampler, steals: int) -> None:
+        view, me, o = sampler.view, sampler.me, sampler.options
+        decls = sampler.decls
+        self.steals = steals
+        self.in_deal = len(decls) - steals  # declarations made during the deal
+        declarer = view["declarer"] if view["phase"] != "deal" else None
+        buriers = ([declarer] if declarer is not None else []) + [s for s, _ in decls[self.in_deal :]]
+        if view["phase"] != "deal" and view.get("burier") is not None and buriers[-1] != view["burier"]:
+            raise CannotSample("these steals do not end with the view's burier")
+        mine_at = [i for i, s in enumerate(buriers) if s == me]
+        if len(mine_at) > 1:
+            raise CannotSample("this seat buried more than once: its first burials are not in its view")
+        # burial index → its cards in order, where known: this seat's, and the one it picked up
+        self.known_burials: dict[int, list[int]] = {}
+        kitty_in = list(_ids(" ".join(view.get("kitty_received", ()))))
+        mine = Counter(_ids(" ".join(view["hand"])))
+        self.kitty: list[int] | None = None
+        before: list[int] = []  # cards the burier before this seat buried: his to hold
+        if mine_at:
+            k = mine_at[0]
+            self.known_burials[k] = list(_ids(" ".join(view.get("buried", ()))))
+            mine.update(self.known_burials[k])
+            mine.subtract(kitty_in)
+            if k == 0:
+                self.kitty = kitty_in
+            else:
+                self.known_burials[k - 1] = kitty_in
+                before = kitty_in
+        elif kitty_in:
+            raise CannotSample("the view shows a burial of this seat these steals do not have")
+        if any(n < 0 for n in mine.values()):
+            raise CannotSample("the view's kitty is not in the hand and the buried cards")
+        mine = +mine
+        if sum(mine.values()) != sampler.got[me]:
+            raise CannotSample(f"the hand has {sum(mine.values())} cards dealt, not the {sampler.got[me]} dealt")
+        if self.kitty is not None and len(self.kitty) != sampler.kitty_size:
+            raise CannotSample("the kitty picked up is not a whole kitty")
+        self.buriers = buriers
+
+        # the cards each seat declared with are its first ones (and the burial before this
+        # seat's: that burier's to hold)
+        need: list[Counter[int]] = [Counter() for _ in range(NUM_SEATS)]
+        first_cards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        for idx, (seat, ids) in enumerate(decls):
+            # a steal may show cards of the kitty it picked up: those of a known burial are not required
+            picked = Counter(self.known_burials.get(idx - self.in_deal, ())) if idx >= self.in_deal else Counter()
+            for c, n in Counter(ids).items():
+                extra = n - picked[c] - need[seat][c]
+                if extra > 0:
+                    need[seat][c] += extra
+                    first_cards[seat] += [c] * extra
+        if before:
+            x = buriers[mine_at[0] - 1]
+            held = Counter(before)
+            shown = view.get("revealed_kitty_card")
+            if shown is not None and mine_at[0] == 1:  # the declarer may have buried the kitty card shown
+                held.subtract(_ids(shown))
+            for c, n in (+held).items():
+                extra = n - need[x][c]
+                if extra > 0:
+                    need[x][c] = n
+                    first_cards[x] += [c] * extra
+        if any(need[me][c] > mine[c] for c in need[me]):
+            raise CannotSample("the view's declarations of this seat are not in its hand")
+        rest_mine = mine.copy()
+        rest_mine.subtract(first_cards[me])
+        self.start: list[list[int]] = [list(f) for f in first_cards]
+        self.start[me] = first_cards[me] + sorted((+rest_mine).elements())
+        for seat in range(NUM_SEATS):
+            if len(self.start[seat]) > (sampler.got[seat] if seat != me else sampler.hand_size):
+                raise CannotSample(f"seat {seat} declared more cards than it has been dealt")
+
+        # the cards nobody is known to hold
+        pool = sampler.pack.copy()
+        for s in range(NUM_SEATS):
+            pool.subtract(self.start[s])
+        if self.kitty is not None:
+            pool.subtract(self.kitty)
+        self.revealed = view.get("revealed_kitty_card")
+        self.reveal_at = -1
+        if self.revealed is not None and self.kitty is None:
+            self.reveal_at = int(str(o["no_bid"]).split(":")[1]) - 1
+            pool.subtract(_ids(self.revealed))
+        if any(n < 0 for n in pool.values()):
+            raise CannotSample("the view shows more copies of a card than the packs hold")
+        self.pool = sorted((+pool).elements())
+        self.known_mine = sampler.got[me] if view["phase"] == "deal" else sampler.hand_size
+
+
 class DealSampler:
     """One view of the deal or the burial read once, ready to deal many worlds of it."""
 
@@ -69,96 +167,59 @@ class DealSampler:
             raise CannotSample(f"the view's options are not a Shengji room: {decks!r} packs")
         self.hand_size, self.kitty_size = PACK_SIZES[decks]
         first = o["declarer"] if o.get("declarer") is not None else 0
-        # the order of the deal: card t goes to seat order[t], as its slot[t]-th card
-        self.order = [(first + k) % NUM_SEATS for _ in range(self.hand_size) for k in range(NUM_SEATS)]
+        # the order of the deal: card t goes to seat order[t]
+        order = [(first + k) % NUM_SEATS for _ in range(self.hand_size) for k in range(NUM_SEATS)]
         dealt = view["cards_dealt"]
-        got = [sum(1 for s in self.order[:dealt] if s == seat) for seat in range(NUM_SEATS)]
+        self.got = [sum(1 for s in order[:dealt] if s == seat) for seat in range(NUM_SEATS)]
         self.decls: list[tuple[int, tuple[int, ...]]] = [(d["seat"], _ids(d["cards"])) for d in view["declarations"]]
-        pack = Counter({c: n for c, n in enumerate(_pack(decks, bool(o["two_colours"]))) if n})
-
-        # what this seat was dealt, and the kitty if it picked it up
-        mine = Counter(_ids(" ".join(view["hand"])))
-        self.buried_mine = list(_ids(" ".join(view.get("buried", ()))))
-        kitty_in = list(_ids(" ".join(view.get("kitty_received", ()))))
-        mine.update(self.buried_mine)
-        mine.subtract(kitty_in)
-        if any(n < 0 for n in mine.values()):
-            raise CannotSample("the view's kitty is not in the hand and the buried cards")
-        mine = +mine
-        if sum(mine.values()) != got[me]:
-            raise CannotSample(f"the hand has {sum(mine.values())} cards dealt, not the {got[me]} the deal gives")
-        self.kitty: list[int] | None = kitty_in if kitty_in and view.get("burier") == view.get("declarer") else None
-        if self.kitty is not None and len(self.kitty) != self.kitty_size:
-            raise CannotSample("the kitty picked up is not a whole kitty")
-
-        # the cards each seat declared with are its first ones
-        need: list[Counter[int]] = [Counter() for _ in range(NUM_SEATS)]
-        first_cards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        for seat, ids in self.decls:
-            for c, n in Counter(ids).items():
-                extra = n - need[seat][c]
-                if extra > 0:
-                    need[seat][c] = n
-                    first_cards[seat] += [c] * extra
-        if any(need[me][c] > mine[c] for c in need[me]):
-            raise CannotSample("the view's declarations of this seat are not in its hand")
-        rest_mine = mine.copy()
-        rest_mine.subtract(first_cards[me])
-        self.start: list[list[int]] = [list(f) for f in first_cards]
-        self.start[me] = first_cards[me] + sorted((+rest_mine).elements())
-        for seat in range(NUM_SEATS):
-            if len(self.start[seat]) > (got[seat] if seat != me else self.hand_size):
-                raise CannotSample(f"seat {seat} declared more cards than it has been dealt")
-
-        # the cards nobody is known to hold
-        pool = pack.copy()
-        for s in range(NUM_SEATS):
-            pool.subtract(self.start[s])
-        if self.kitty is not None:
-            pool.subtract(self.kitty)
-        self.revealed = view.get("revealed_kitty_card")
-        self.reveal_at = -1
-        if self.revealed is not None and self.kitty is None:
-            self.reveal_at = int(str(o["no_bid"]).split(":")[1]) - 1
-            pool.subtract(_ids(self.revealed))
-        if any(n < 0 for n in pool.values()):
-            raise CannotSample("the view shows more copies of a card than the packs hold")
-        self.pool = sorted((+pool).elements())
-        self.known_mine = got[me] if view["phase"] == "deal" else self.hand_size
+        self.pack = Counter({c: n for c, n in enumerate(_pack(decks, bool(o["two_colours"]))) if n})
+        # with kitty_steal 抢底, after the deal any of the last declarations may be steals
+        most = len(self.decls) if o.get("kitty_steal") and view["phase"] != "deal" else 0
+        self.plans: list[_Plan] = []
+        refusal: CannotSample | None = None
+        for steals in range(most + 1):
+            try:
+                self.plans.append(_Plan(self, steals))
+            except CannotSample as e:
+                refusal = refusal or e
+        if not self.plans:
+            assert refusal is not None
+            raise refusal
 
     # ------------------------------------------------------------------ one world
     def sample(self, rng: random.Random) -> Shengji:
         """A world: a deal drawn within the facts, replayed to the view's decision."""
         for _ in range(MAX_TRIES):
-            try:
-                world = self._replay(self._deal(rng), rng)
-            except IllegalAction:  # a burial of this seat's the drawn deal does not allow
-                continue
-            if world is not None:
-                return world
+            for plan in self.plans:
+                try:
+                    world = self._replay(plan, self._deal(plan, rng), rng)
+                except IllegalAction:  # a burial the drawn deal does not allow
+                    continue
+                if world is not None:
+                    return world
         raise CannotSample(f"no deal replayed to this view in {MAX_TRIES} tries")
 
-    def _deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-        pool = list(self.pool)
+    def _deal(self, plan: _Plan, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        pool = list(plan.pool)
         rng.shuffle(pool)
         hands = []
         i = 0
         for seat in range(NUM_SEATS):
-            h = list(self.start[seat])
+            h = list(plan.start[seat])
             if seat == self.me:
-                h = h[: self.known_mine]
+                h = h[: plan.known_mine]
             n = self.hand_size - len(h)
             mid = pool[i : i + n]
             i += n
             hands.append(h + mid)
-        if self.kitty is not None:
-            return hands, list(self.kitty)
+        if plan.kitty is not None:
+            return hands, list(plan.kitty)
         kitty = pool[i : i + self.kitty_size]
-        if self.reveal_at >= 0:
-            kitty.insert(self.reveal_at, _ids(str(self.revealed))[0])
+        if plan.reveal_at >= 0:
+            kitty.insert(plan.reveal_at, _ids(str(plan.revealed))[0])
         return hands, kitty
 
-    def _replay(self, deal: tuple[list[list[int]], list[int]], rng: random.Random) -> Shengji | None:
+    def _replay(self, plan: _Plan, deal: tuple[list[list[int]], list[int]], rng: random.Random) -> Shengji | None:
         hands, kitty = deal
         text = [" ".join(ID_TEXT[c] for c in h) for h in hands]
         try:
@@ -170,7 +231,7 @@ class DealSampler:
         decls = [f"declare {' '.join(ID_TEXT[c] for c in ids)}" for _, ids in self.decls]
         seats = [s for s, _ in self.decls]
         j = 0
-        for _ in range(4 * (self.hand_size * NUM_SEATS + self.kitty_size + 8)):
+        for _ in range(4 * (self.hand_size * NUM_SEATS + self.kitty_size * (len(decls) + 1) + 8)):
             if g.is_over:
                 return None
             seat = g.to_act
@@ -178,7 +239,9 @@ class DealSampler:
             if g.phase in ("deal", "steal"):
                 if j == len(decls) and (g.phase, g._dealt, seat) == target:
                     break
-                if j < len(decls) and seats[j] == seat:
+                if g.phase == "deal" and j == plan.in_deal and j < len(decls):
+                    pass  # the rest are steals
+                elif j < len(decls) and seats[j] == seat:
                     try:
                         g.apply(decls[j])
                         j += 1
@@ -187,13 +250,16 @@ class DealSampler:
                         pass
                 g.apply("no")
             elif g.phase == "bury":
-                left = self.kitty_size - len(g.buried)
+                burial = len(g._burials)  # the burials finished before this one
                 done = self.hand_size + self.kitty_size - view["hand_counts"][seat]
-                if (g.phase, seat) == (view["phase"], view["to_act"]) and len(g.buried) == done:
+                if j == len(decls) and (g.phase, seat) == (view["phase"], view["to_act"]) and len(g.buried) == done:
                     break
-                if seat == me and len(g.buried) < len(self.buried_mine):
-                    g.apply(f"bury {ID_TEXT[self.buried_mine[len(g.buried)]]}")
-                elif left:
+                known = plan.known_burials.get(burial)
+                if known is not None and len(g.buried) < len(known):
+                    g.apply(f"bury {ID_TEXT[known[len(g.buried)]]}")
+                elif known is not None and burial == len(plan.buriers) - 1:
+                    return None  # this seat's burial under way is all the view shows
+                else:
                     g.apply(f"bury {rng.choice(g.hand(seat))}")
             else:
                 return None
