@@ -330,3 +330,24 @@ def test_openspiels_own_ismcts_plays_whole_hands(name: str) -> None:
             s.apply_action(int(others[s.current_player()].step(s)))
     assert sum(s.returns()) == 0
     assert phases == ({"play"} if name == "shuangkou" else {"play", "setup" if name == "baohuang" else "deal"})
+
+
+@pytest.mark.parametrize("name", ["baohuang", "shengji"])
+def test_the_bot_searches_the_decisions_before_the_play_when_asked(name: str) -> None:
+    """``before=1``: the bot searches Shengji's declarations and burial, Baohuang's calls,
+    over worlds of those phases, and plays them legally; by default it leaves them to the
+    heuristic (as ``search`` does)."""
+    bot = make_bot("openspiel-ismcts:seconds=0.01:before=1", game=name, seed=1)
+    default = make_bot("openspiel-ismcts:seconds=0.01", game=name, seed=1)
+    searched = 0
+    for seed in range(3):
+        g = paiju.new_game(name, seed=seed)
+        while g.phase not in ("play", "over"):
+            view, legal = g.view(g.to_act), g.legal_actions()
+            before = bot.stats["searched"]
+            action = bot.act(view, legal)
+            assert action in legal
+            searched += bot.stats["searched"] - before
+            default.act(view, legal)
+            g.apply(action)
+    assert searched >= 3 and default.stats["searched"] == 0
