@@ -46,8 +46,9 @@ multiplier inputs and the events are the view's, and ``world.view(seat) == view`
 entirely. :class:`WorldSampler` reads one view once and deals many worlds of it.
 
 Not honoured (inferences, not facts the view states): what the setup answers imply about
-hands (a grab needing a suited four, a classic call picking the best triple …) and what
-the play itself suggests — the search bot passes that as ``guard_weights``. A world's
+hands (a grab needing a suited four, a classic call picking the best triple …), that an
+attached card the seat does not see was its giver's highest, and what the play itself
+suggests — the search bot passes that as ``guard_weights``. A world's
 ``record()`` is not a replayable record (its action log starts at the sampled state).
 Raises :class:`CannotSample` for a spectator, for a view no deal matches (more cards
 than the deck holds, counts that do not add up), and in a call step no deal fits.
