@@ -246,7 +246,7 @@ def _schema_of_its_own(pg: str) -> Iterator[str]:
 @pytest.fixture
 def cluster_args(tmp_path: Path) -> Iterator[list[str]]:
     pg, redis, _ = _needs_cluster()
-    first = _free_ports(3)
+    first = _free_ports(5)  # the proxy, two workers, their two metrics ports
     # ids of its own: another cluster may share this database and Redis
     yield [
         "--db",
@@ -257,6 +257,8 @@ def cluster_args(tmp_path: Path) -> Iterator[list[str]]:
         str(first),
         "--first-port",
         str(first + 1),
+        "--first-metrics-port",
+        str(first + 3),
         "--worker-prefix",
         f"t{os.getpid()}-w",
         "--bot-delay",
@@ -279,6 +281,12 @@ def test_up_runs_a_cluster_restarts_haproxy_and_stops_at_sigint(cluster_args: li
             time.sleep(0.05)
         prefix = f"t{os.getpid()}-w"
         assert workers == {f"{prefix}1", f"{prefix}2"}, cluster.text()
+        for i in (1, 2):  # each worker's Prometheus metrics, at the address printed
+            printed = re.search(rf"^worker {prefix}{i}: .* metrics (http://\S+/metrics)$", cluster.text(), re.M)
+            assert printed is not None, cluster.text()
+            no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+            with no_proxy.open(printed[1], timeout=5) as answer:
+                assert f'paiju_worker_info{{worker="{prefix}{i}"}} 1.0' in answer.read().decode()
         processes = _children(cluster.proc.pid)
         assert len(processes) >= 3, processes  # two workers and haproxy (and the workers' helpers)
         for name in (f"{prefix}1.log", f"{prefix}2.log", "haproxy.cfg"):

@@ -121,8 +121,9 @@ def test_unit_variables_come_from_its_environment_files() -> None:
     assert unit["EnvironmentFile"] == ["/etc/paiju/cluster.env", "/etc/paiju/worker-%i.env"]
     shared, own = _env_file("cluster.env.example"), _env_file("worker-w1.env.example")
     used = set(re.findall(r"\$\{?([A-Z_][A-Z0-9_]*)", unit["ExecStart"][0]))
-    assert used == {"PAIJU_PORT", "PAIJU_DB", "PAIJU_REDIS", "PAIJU_ARGS"}
-    assert set(own) == {"PAIJU_PORT"} and own["PAIJU_PORT"].isdigit()
+    assert used == {"PAIJU_PORT", "PAIJU_DB", "PAIJU_REDIS", "PAIJU_ARGS", "PAIJU_METRICS_HOST", "PAIJU_METRICS_PORT"}
+    assert set(own) == {"PAIJU_PORT", "PAIJU_METRICS_HOST", "PAIJU_METRICS_PORT"} and own["PAIJU_PORT"].isdigit()
+    assert own["PAIJU_METRICS_PORT"].isdigit() and own["PAIJU_METRICS_PORT"] != own["PAIJU_PORT"]
     assert {"PAIJU_DB", "PAIJU_REDIS", "PAIJU_ARGS", "FORWARDED_ALLOW_IPS"} <= set(shared)
     assert shared["PAIJU_DB"].startswith("postgresql://") and shared["PAIJU_REDIS"].startswith("redis://")
     assert ":" not in shared["PAIJU_DB"].partition("://")[2].partition("@")[0], "no password on the command line"

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 import paiju
 from paiju.cards import packs
 from paiju.shengji import hint, hosted_action
+from paiju.shengji.options import PRESETS
 from paiju.shengji.scoring import level_change
 from paiju.shengji.trump import BJ_ID, COLOUR_ID, ID_SUIT, NUM_IDS, POINTS, SJ_ID, card_id, ids_of
 from paiju.shengji.units import counts_of, decompose
@@ -54,6 +55,9 @@ def options(draw_int: int, decks: int = 2) -> dict[str, Any]:
     }
     if o["level_table"] != "default":
         o["level_step"] = 0  # level_step changes the default table only
+    if r.random() < 0.25:  # the competition preset as it is (seed 003's rulebook), the rest random
+        o = {k: v for k, v in o.items() if k not in PRESETS["competition"]}
+        o.update(variant="competition", level_step=0)
     return o
 
 
@@ -107,7 +111,7 @@ def check_random_hand(decks: int, seed: int, opts: dict[str, Any]) -> Any:
     r = g.result
     assert r["defender_points"] == r["trick_points"] + r["kitty_bonus"] + r["penalty_points"]
     side, n = level_change(  # two_colours: one pack's table
-        r["defender_points"], decks, opts["level_table"], opts["level_step"]
+        r["defender_points"], decks, g.options["level_table"], g.options["level_step"]
     )
     assert r["levels_up"] == n and r["declarers_hold"] == (side == 0)
     if opts["two_colours"]:

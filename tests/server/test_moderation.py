@@ -273,6 +273,9 @@ def test_an_admin_closes_a_room(hall: Hall) -> None:
         assert c.ws.close_code == 4410
     assert get(hall, owner, f"/api/rooms/{rid}").status_code == 404
     assert rid not in [r["id"] for r in get(hall, admin, "/api/admin/rooms").json()["rooms"]]
+    entries = get(hall, admin, "/api/admin/audit?limit=50").json()["entries"]  # written with the closing
+    (row,) = [e for e in entries if e["action"] == "close" and e["room"] == rid]
+    assert row["reason"] == "spam room names" and row["actor"]["id"] == admin.id
 
 
 # ---------------------------------------------------------------------------- mute and ban

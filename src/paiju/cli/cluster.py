@@ -314,6 +314,13 @@ def cluster_up(
     first_port: Annotated[
         int, typer.Option("--first-port", help="Port of the first worker; the next ones follow.")
     ] = 8101,
+    first_metrics_port: Annotated[
+        int,
+        typer.Option(
+            "--first-metrics-port",
+            help="Port of the first worker's Prometheus metrics (GET /metrics, on loopback); the next ones follow.",
+        ),
+    ] = 9101,
     host: Annotated[str, typer.Option("--host", help="Address the proxy and the workers listen on.")] = "127.0.0.1",
     bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds a computer player waits to act.")] = 0.6,
     directory: Annotated[
@@ -348,9 +355,13 @@ def cluster_up(
     ports = [first_port + i for i in range(workers)]
     if port in ports or ports[-1] > 65535:
         _fail(f"--first-port {first_port}: the workers' ports {ports[0]}-{ports[-1]} overlap --port or pass 65535")
+    metrics_ports = [first_metrics_port + i for i in range(workers)]
+    if set(metrics_ports) & {port, *ports} or not 0 < metrics_ports[0] <= metrics_ports[-1] <= 65535:
+        _fail(f"--first-metrics-port {first_metrics_port}: the metrics ports overlap the hall's or pass 65535")
     busy = [p for p in [port, *ports] if not _port_free(host, p)]
+    busy += [p for p in metrics_ports if not _port_free("127.0.0.1", p)]
     if busy:
-        _fail(f"port {', '.join(map(str, busy))} on {host} is in use (choose --port and --first-port)")
+        _fail(f"port {', '.join(map(str, busy))} is in use (choose --port, --first-port and --first-metrics-port)")
     if directory is None:
         directory = Path(tempfile.mkdtemp(prefix="paiju-cluster-"))
     directory.mkdir(parents=True, exist_ok=True)
@@ -372,9 +383,12 @@ def cluster_up(
         def start_worker(i: int) -> None:
             argv = [sys.executable, "-m", "paiju.server.web.serve", "--host", host, "--port", str(ports[i])]
             argv += ["--db", db, "--redis", redis, "--worker-id", names[i], "--bot-delay", str(bot_delay)]
-            argv += ["--origin", hall]
+            argv += ["--origin", hall, "--metrics-port", str(metrics_ports[i])]
             pid = procs.start(names[i], argv, logs[i], env)
-            typer.echo(f"worker {names[i]}: http://{host}:{ports[i]}/ pid {pid}, log {logs[i]}")
+            typer.echo(
+                f"worker {names[i]}: http://{host}:{ports[i]}/ pid {pid}, log {logs[i]}, "
+                f"metrics http://127.0.0.1:{metrics_ports[i]}/metrics"
+            )
 
         def wait_until(url: str, seconds: float, what: str, log: Path) -> None:
             # while the cluster starts, a process that exits stops it all: a mistake (a wrong

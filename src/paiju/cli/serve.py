@@ -45,6 +45,11 @@ def serve(
     ),
     worker_id: str | None = typer.Option(None, help="this worker's name in its cluster (default: host-port)"),
     lease_ttl: float = typer.Option(3.0, help="seconds a worker's hold on a room lasts unless renewed (cluster)"),
+    metrics_port: int | None = typer.Option(
+        None, help="serve Prometheus's GET /metrics on this port (docs/operations.md); off by default"
+    ),
+    metrics_host: str = typer.Option("127.0.0.1", help="address of the metrics port (loopback: not public)"),
+    log_format: str = typer.Option("text", help="text, or json: one JSON object per line for a log shipper"),
     limit: list[str] = typer.Option(  # noqa: B008
         [],
         help=LIMIT_HELP,
@@ -58,6 +63,10 @@ def serve(
     from paiju.server.web.serve import cluster_settings
     from paiju.server.web.serve import serve as run_server
 
+    if log_format not in ("text", "json"):
+        _fail("--log-format is text or json")
+    if metrics_port is not None and not 0 < metrics_port < 65536:
+        _fail("--metrics-port is a port number (1-65535)")
     if start_after_hands < 0 or registrations_per_hour < 0:
         _fail("--start-after-hands and --registrations-per-hour are whole numbers ≥ 0")
     if analysis_budget <= 0 or analysis_jobs < 1 or analysis_workers < 1:
@@ -93,4 +102,7 @@ def serve(
         beans=BeanSettings(start_beans, relief_below, relief, start_after_hands, registrations_per_hour),
         analysis=AnalysisSettings(budget=analysis_budget, jobs=analysis_jobs, workers=analysis_workers),
         cluster=cluster,
+        metrics_port=metrics_port,
+        metrics_host=metrics_host,
+        log_format=log_format,
     )

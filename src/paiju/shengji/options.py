@@ -24,9 +24,39 @@ def _toggle(name: str, help: str, term: str = "", default: bool = False) -> Opti
     return Option(name, "bool", default, help, term)
 
 
+PRESETS: dict[str, dict[str, Any]] = {
+    # the QQ-style game of seeds 000 and 003 (3.1 两副牌): every option at its default
+    "standard": {},
+    # the competition rulebook of seed 003 (比赛规则), rule by rule
+    "competition": {
+        "levels": "competition",  # 四、比赛级牌为：2、5、10、J、Q、K、A七个级别。其中逢2、A级必须打
+        "jack_reset": True,  # 四、庄家打J级时，对家用J牌抠底，庄家重新从2级开始
+        "self_overturn": False,  # 六、(自已叫主后本人不能再翻主)
+        "overturn_changes_declarer": True,  # 六、第一局翻主翻庄，第二局以后翻主不翻庄
+        "no_bid": "kitty_card:1",  # 七、仍无人叫主时，则由庄家翻底牌第一张牌花色为主
+        "throw_penalty": 10,  # 九、4. 否则将以出错牌论处，罚10分给对方
+        "kitty_multiplier": "competition",  # 十、单抠加倍，双抠两倍，拖拉机抠底四倍。甩牌抠底按单抠计
+        "level_table": "competition",  # 十一、比赛中每局最高升级为三级
+    },
+}
+"""The presets 玩法 (the room form's preset list; ``variant`` names one). A preset sets
+options; any option given explicitly overrides it. Seed 003's other competition rules are
+the hall's (competition mode: seats drawn by lot and kept, no 提示, no looking back) or
+cannot happen online (a mis-follow 九、5 or a wrong number of cards 九、6: the engine refuses
+both)."""
+
+
 SCHEMA = OptionSchema(
     "Shengji",
     (
+        Option(
+            "variant",
+            "choice",
+            "standard",
+            "the preset (the room form's preset option): standard or competition (seed 003 比赛规则)",
+            choices=tuple(PRESETS),
+            in_form=False,
+        ),
         Option(
             "decks",
             "choice",
@@ -179,10 +209,21 @@ def ladder(levels: Any) -> list[int]:
     return ranks
 
 
-def resolve_options(**overrides: Any) -> dict[str, Any]:
-    """All options of a room: defaults, then the overrides, validated (JSON-friendly)."""
+def resolve_options(variant: str = "standard", **overrides: Any) -> dict[str, Any]:
+    """All options of a room: defaults, the preset's, then the overrides, validated (JSON-friendly).
+
+    >>> o = resolve_options(variant="competition")
+    >>> o["levels"], o["throw_penalty"], o["no_bid"]
+    ('competition', 10, 'kitty_card:1')
+    """
+    if variant not in PRESETS:
+        raise IllegalAction(
+            f"unknown Shengji variant {variant!r}; choose one of {', '.join(PRESETS)}",
+            code="bad_option",
+            option="variant",
+        )
     SCHEMA.refuse_unknown(overrides)
-    o: dict[str, Any] = {**DEFAULTS, **overrides}
+    o: dict[str, Any] = {**DEFAULTS, **PRESETS[variant], **overrides, "variant": variant}
     if isinstance(o["decks"], str) and o["decks"].isdigit():
         o["decks"] = int(o["decks"])
     SCHEMA.check(o, SCHEMA.checked_first)
@@ -251,7 +292,12 @@ match carries (``team_levels``, ``declarer``)."""
 
 
 def describe_options() -> dict[str, Any]:
-    """Every room option with its type, choices and default (for the hall's room form).
-    Shengji has no presets."""
+    """The presets and every room option with its type, choices and default (for the hall's room form)."""
     options = [o.describe(o.default) for o in SCHEMA.form if o.name not in NOT_YET]
-    return {"presets": {}, "preset_option": None, "default_preset": None, "options": options, "seats": 4}
+    return {
+        "presets": {k: dict(v) for k, v in PRESETS.items()},
+        "preset_option": "variant",
+        "default_preset": "standard",
+        "options": options,
+        "seats": 4,
+    }

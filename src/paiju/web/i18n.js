@@ -1667,6 +1667,8 @@ const NAMES = {
     shengji: "升级",
     shuangkou: "双扣",
     standard: "普通玩法（固定保）",
+    "shengji.standard": "标准玩法（QQ 规则）",
+    "shengji.competition": "比赛规则",
     classic: "经典玩法（叫侍卫）",
     weihai: "威海玩法",
     qingdao: "青岛玩法",
@@ -1810,6 +1812,8 @@ const NAMES = {
     shengji: "Shengji",
     shuangkou: "Shuangkou",
     standard: "Standard (fixed guard)",
+    "shengji.standard": "Standard (QQ rules)",
+    "shengji.competition": "Competition rules",
     classic: "Classic (called guard)",
     weihai: "Weihai",
     qingdao: "Qingdao",
@@ -2029,4 +2033,14 @@ export function label(key, fallback) {
   const table = NAMES[getLang()];
   if (key in table) return table[key];
   return fallback !== undefined ? fallback : key.replace(/^(opt|val)\./, "");
+}
+
+/**
+ * A preset's name 玩法 in one game ("standard" is not the same game in Baohuang and Shengji).
+ * @param {string} game
+ * @param {string} preset
+ * @returns {string}
+ */
+export function presetLabel(game, preset) {
+  return label(`${game}.${preset}`, label(preset));
 }

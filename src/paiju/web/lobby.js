@@ -5,7 +5,7 @@
 // Exports: mountLogin, errorText, accountBar, logo, mountLobby.
 
 import * as api from "./api.js";
-import { t, label } from "./i18n.js";
+import { t, label, presetLabel } from "./i18n.js";
 import { reasonText } from "./table/text.js";
 import { recordFileButton } from "./replay/file.js";
 import { normalizeGames, roomForm } from "./lobby/roomform.js";
@@ -250,7 +250,7 @@ function roomRow(ctx, r) {
         "div",
         { class: "room-meta" },
         h("span", { class: "chip" }, label(r.game || "baohuang")),
-        variant ? h("span", { class: "chip" }, label(variant)) : null,
+        variant ? h("span", { class: "chip" }, presetLabel(r.game, variant)) : null,
         h("span", { class: `chip status-${r.status}`, title: r.damaged || "" }, t("status_" + r.status)),
         beansChip(r),
         addressChip(r),

@@ -49,6 +49,8 @@ import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from paiju.server import metrics
+
 log = logging.getLogger("paiju.shared")
 
 PREFIX = "paiju:"
@@ -170,6 +172,7 @@ class Shared:
         await self._quick_pool.disconnect()
 
     def trouble(self, what: str, e: BaseException) -> None:
+        metrics.REDIS_ERRORS.inc()
         self._resync = True  # a count may have been lost or added twice meanwhile
         now = time.monotonic()
         if now - self._warned > 10:

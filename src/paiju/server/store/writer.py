@@ -36,6 +36,7 @@ import contextlib
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ from typing import Any
 from sqlalchemy import exc, insert, select, text
 from sqlalchemy.engine import Connection, Engine
 
+from paiju.server import metrics
 from paiju.server.store.db import SQLITE_BUSY_TIMEOUT, actions, last_seq, room_owners
 
 log = logging.getLogger("paiju.writer")
@@ -96,6 +98,7 @@ class Writer:
         self.engine = engine
         self.down = False
         self.commits = 0  # group commits made (for tests and benchmarks)
+        self.pending = 0  # writes submitted and not yet settled (paiju_store_queue_writes; the loop's count)
         self._queue: queue.SimpleQueue[list[_Item] | None] = queue.SimpleQueue()
         self._turn: list[_Item] = []  # writes submitted in this turn of the event loop
         self._conn: Connection | None = None
@@ -114,7 +117,11 @@ class Writer:
         if not self._turn:  # one hand-over per loop turn: one wake-up of the thread, one commit
             loop.call_soon(self._hand_over)
         self._turn.append(item)
-        return await item.future
+        self.pending += 1
+        try:
+            return await item.future
+        finally:
+            self.pending -= 1
 
     def _hand_over(self) -> None:
         items, self._turn = self._turn, []
@@ -155,7 +162,9 @@ class Writer:
                     self._queue.put(None)
                     break
                 batch += more
+            started = time.perf_counter()
             self._commit(batch)
+            metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
             self._resolve(batch)
 
     def _connection(self) -> Connection:
@@ -295,8 +304,16 @@ class Writer:
                 loop.call_soon_threadsafe(_settle, items)
 
 
+def _error_kind(e: BaseException) -> str:
+    if isinstance(e, Fenced):
+        return "fenced"
+    return "unavailable" if isinstance(e, StoreUnavailable) else "refused"
+
+
 def _settle(items: list[_Item]) -> None:
     for it in items:
+        if it.error is not None:  # counted here, on the loop: once per failed write
+            metrics.STORE_ERRORS.labels(_error_kind(it.error)).inc()
         if it.future.done():  # the awaiting coroutine was cancelled
             continue
         if it.error is not None:

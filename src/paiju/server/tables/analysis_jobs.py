@@ -25,6 +25,7 @@ from typing import Any
 
 from paiju import analysis
 from paiju.errors import IllegalAction
+from paiju.server import metrics
 from paiju.server.store import db
 from paiju.server.store.writer import Write
 from paiju.server.tables.bot_pool import spawn_workers
@@ -125,6 +126,7 @@ class Analyses:
                     Write(run=lambda c: db.save_analysis_tx(c, rid, n, seat, analysis.VERSION, result))
                 )
             del self.jobs[job.key]  # from now on the store answers
+            metrics.ANALYSES.labels("done").inc()
         except asyncio.CancelledError:
             raise
         except BrokenExecutor as e:
@@ -136,6 +138,7 @@ class Analyses:
 
     def _fail(self, job: Job, why: str) -> None:
         job.state, job.error = "failed", why
+        metrics.ANALYSES.labels("failed").inc()
 
     def _drop_pool(self) -> None:
         pool, self._executor = self._executor, None

@@ -36,6 +36,8 @@ from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from paiju.server import metrics
+
 log = logging.getLogger("paiju.bot_pool")
 
 SECONDS = 0.4
@@ -161,6 +163,7 @@ class BotPool:
         self._closed = False
         self._failures = 0
         self.rebuilt = 0  # executors replaced after a worker died or hung
+        self.asked = 0  # questions waiting for or being searched (paiju_bot_pool_questions)
 
     def start(self) -> None:
         """Ready to answer (the workers themselves start with the first question)."""
@@ -189,6 +192,13 @@ class BotPool:
         """The index in ``legal`` of the action bot ``name`` takes; raises :class:`PoolFailed`."""
         if self.workers < 1 or self._closed:
             raise PoolFailed("no bot workers")
+        self.asked += 1
+        try:
+            return await self._ask(name, game, view, legal)
+        finally:
+            self.asked -= 1
+
+    async def _ask(self, name: str, game: str, view: Mapping[str, Any], legal: Sequence[Any]) -> int:
         pool = self._pool()
         try:
             fut = pool.submit(_decide, name, game, dict(view), list(legal))
@@ -215,6 +225,7 @@ class BotPool:
     def _failed(self, why: str) -> PoolFailed:
         """The error to raise; logged once at warning, then at debug with a count."""
         self._failures += 1
+        metrics.BOT_FALLBACKS.inc()
         if self._failures == 1:
             log.warning("the strongest bot plays the heuristic's choice: %s (logged once)", why)
         else:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from paiju.server import metrics
 from paiju.server.cluster import lease as leases
 from paiju.server.cluster.lease import Lease
 from paiju.server.cluster.shared import Shared
@@ -230,20 +231,26 @@ class Cluster:
         self.hall.tables[table.id] = table
         table.start()
         self.touched(table)
-        log.info("worker %s plays room %s (token %d)", self.worker, got.room, got.token)
+        metrics.HANDOFFS.labels("claimed").inc()
+        log.info("worker %s plays room %s (token %d)", self.worker, got.room, got.token, extra={"room": got.room})
         return table
 
     async def release(self, table: Table) -> None:
         """Give a room up to the worker that asked for it: the table stops, then the lease ends."""
         await self._give_up(table)
-        log.info("worker %s gave room %s up", self.worker, table.id)
+        metrics.HANDOFFS.labels("released").inc()
+        log.info("worker %s gave room %s up", self.worker, table.id, extra={"room": table.id})
 
     def lost(self, table: Table) -> None:
         """Another worker may play the room now: stop playing it at once (and if nobody took it
         after all, give it up, so that whoever the proxy sends its players to claims it)."""
         if self.hall.tables.get(table.id) is table:
             self.dropped += 1
-            log.warning("worker %s lost room %s (another worker may play it): dropped", self.worker, table.id)
+            metrics.HANDOFFS.labels("lost").inc()
+            log.warning(
+                "worker %s lost room %s (another worker may play it): dropped", self.worker, table.id,
+                extra={"room": table.id},
+            )  # fmt: skip
             asyncio.get_running_loop().create_task(self._give_up(table))
 
     async def _give_up(self, table: Table) -> None:
@@ -345,6 +352,7 @@ class Cluster:
             except Exception as e:
                 log.warning("worker %s could not renew its leases: %s", self.worker, e)
                 held = None  # type: ignore[assignment]
+            metrics.LEASE_RENEWALS.labels("failed" if held is None else "ok").inc()
             if held is not None and time.monotonic() - started < s.lease_ttl:
                 self.valid_until = started + s.lease_ttl - s.renew_every  # by this machine's clock, with a margin
                 self.renewed_at = started

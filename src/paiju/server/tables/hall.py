@@ -25,7 +25,9 @@ import orjson
 
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
+from paiju.server import metrics
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
+from paiju.server.accounts import moderation
 from paiju.server.accounts.settlement import BeanSettings
 from paiju.server.store import db
 from paiju.server.store.db import Store
@@ -35,6 +37,7 @@ from paiju.server.tables.analysis_jobs import Analyses, AnalysisSettings
 from paiju.server.tables.bot_pool import BotPool
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.tables.games_info import check_hall_option, room_option_names, split_options
+from paiju.server.tables.hall_metrics import hall_samples
 from paiju.server.tables.limits import check_value
 from paiju.server.tables.moderation import refusable
 from paiju.server.tables.revocation import Revocation
@@ -93,6 +96,10 @@ class Hall:
             self.cluster = Cluster(self, cluster)
             self.cluster.shared.on_bus = self._heard
         self.revocation = Revocation(self)  # ended sessions end their connections (revocation.py)
+        metrics.watch(self)  # its gauges while it lives (hall_metrics.py)
+
+    def metric_samples(self) -> list[metrics.Sample]:
+        return hall_samples(self)
 
     @property
     def leave_grace(self) -> float:
@@ -127,6 +134,7 @@ class Hall:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_rooms(), name="idle-rooms")
 
     async def close(self) -> None:
+        metrics.unwatch(self)
         for task in (self._recovery, self._sweeper):
             if task is not None:
                 task.cancel()
@@ -231,7 +239,7 @@ class Hall:
     async def _carry_out(self, table: Table, what: str, args: dict[str, Any]) -> Any:
         result = await table.order(what, **args)
         if what == "close":
-            await self.close_room(table, force=True)
+            await self.close_room(table, force=True, actor=args.get("actor"), reason=str(args.get("reason", "")))
         return result
 
     async def _heard(self, msg: dict[str, Any]) -> None:
@@ -428,14 +436,21 @@ class Hall:
                 if unmanned or table.idle_since(now) >= self.limits.room_idle:
                     await self.close_room(table)
 
-    async def close_room(self, table: Table, force: bool = False) -> None:
-        """Close a room nobody uses (``force``: an administrator closes it): stored as closed
-        (archived when it has finished hands, which stay readable), no longer listed or loaded."""
+    async def close_room(
+        self, table: Table, force: bool = False, actor: dict[str, Any] | None = None, reason: str = ""
+    ) -> None:
+        """Close a room nobody uses (``force``: an administrator closes it, and its audit row
+        is written with it): stored as closed (archived when it has finished hands, which
+        stay readable), no longer listed or loaded."""
         status = "archived" if table.hands else "closed"
+
+        def run(c: Any) -> None:
+            db.save_room_tx(c, table.id, status=status)
+            if force:
+                moderation.audit_tx(c, actor, "close", reason, room=table.id)
+
         try:
-            await self.write(
-                Write(run=lambda c: db.save_room_tx(c, table.id, status=status), fence=self.fence(table.id))
-            )
+            await self.write(Write(run=run, fence=self.fence(table.id)))
         except Exception as e:  # the store is unavailable: try at the next sweep
             log.debug("room %s not closed yet: %s", table.id, e)
             if force:

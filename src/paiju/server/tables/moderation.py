@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from paiju.errors import IllegalAction
 from paiju.server.accounts import reports
-from paiju.server.accounts.moderation import muted_until
+from paiju.server.accounts.moderation import audit_tx, muted_until
 from paiju.server.store import db
 from paiju.server.store.writer import Write
 from paiju.server.tables.connection import Conn
@@ -64,7 +65,11 @@ class TableModeration:
 
         def _hand_going_on(self) -> bool: ...
 
-        async def _leave_hand(self, seat: int, pid: int, reason: str) -> int: ...
+        async def _leave_hand(
+            self, seat: int, pid: int, reason: str, also: Callable[[Any], Any] | None = None
+        ) -> int: ...
+
+        def leave_points(self) -> int: ...
 
         async def _save(self, write: Write) -> Any: ...
 
@@ -92,8 +97,11 @@ class TableModeration:
     def _persons_conns(self, pid: int) -> list[Conn]:
         return [c for c in self.conns if c.player["id"] == pid]
 
-    async def _unseat(self, seat: int, by: str, reason: str, bar: bool = False) -> int:
-        """Take the person off ``seat`` between hands (no penalty); tell their connections."""
+    async def _unseat(
+        self, seat: int, by: str, reason: str, bar: bool = False, also: Callable[[Any], Any] | None = None
+    ) -> int:
+        """Take the person off ``seat`` between hands (no penalty); tell their connections.
+        ``also`` writes more in the same transaction (a kick's audit row)."""
         pid = self.seats[seat]["player"]
         assert pid is not None
         seats = self._seats_with(seat, player=None, hosted=False, hosted_times=0, left=False, hosted_reason=None)
@@ -102,7 +110,13 @@ class TableModeration:
         if barred is not None:
             values["barred"] = barred
         rid = self.id
-        await self._save(Write(run=lambda c: db.save_room_tx(c, rid, **values)))
+
+        def run(c: Any) -> None:
+            db.save_room_tx(c, rid, **values)
+            if also is not None:
+                also(c)
+
+        await self._save(Write(run=run))
         self.seats = seats
         if barred is not None:
             self.barred = set(barred)
@@ -127,23 +141,41 @@ class TableModeration:
         await self._unseat(seat, "owner", "")
 
     # ------------------------------------------------------------------ an administrator's orders
-    async def admin_kick(self, seat: int, reason: str) -> dict[str, Any]:
+    async def admin_kick(self, seat: int, reason: str, actor: dict[str, Any] | None = None) -> dict[str, Any]:
         """踢出: during a hand the leave penalty, 托管 and the player's connections closed;
-        before one, the seat emptied. Either way the player may not sit here again."""
+        before one, the seat emptied. Either way the player may not sit here again. The
+        ``actor``'s audit row is written in the same transaction as the kick."""
         if not 0 <= seat < len(self.seats):
             raise IllegalAction(f"there is no seat {seat}", "no_such_seat", seat=seat)
         pid = self.seats[seat]["player"]
         if pid is None:
             raise IllegalAction(f"there is no person in seat {seat}", "nobody_to_kick", seat=seat)
+        rid = self.id
+
+        def audited(penalty: int | None) -> Callable[[Any], None]:
+            def run(c: Any) -> None:
+                paid = {"penalty": penalty} if penalty is not None else {}
+                audit_tx(c, actor, "kick", reason, target=pid, room=rid, seat=seat, **paid)
+
+            return run
+
         if not self._hand_going_on():
-            await self._unseat(seat, "admin", reason, bar=True)
+            await self._unseat(seat, "admin", reason, bar=True, also=audited(None))
             return {"player": pid, "penalty": None}
+        barred = sorted(self.barred | {pid})
+
+        def bar(penalty: int | None) -> Callable[[Any], None]:
+            def run(c: Any) -> None:
+                db.save_room_tx(c, rid, barred=barred)
+                audited(penalty)(c)
+
+            return run
+
         penalty = None
         if not self.seats[seat]["left"]:
-            penalty = await self._leave_hand(seat, pid, "kicked")
-        barred = sorted(self.barred | {pid})
-        rid = self.id
-        await self._save(Write(run=lambda c: db.save_room_tx(c, rid, barred=barred)))
+            penalty = await self._leave_hand(seat, pid, "kicked", also=bar(self.leave_points()))
+        else:  # he had left already: his penalty is paid
+            await self._save(Write(run=bar(None)))
         self.barred = set(barred)
         for c in self._persons_conns(pid):
             c.end(
@@ -156,8 +188,9 @@ class TableModeration:
         self.changed()
         return {"player": pid, "penalty": penalty}
 
-    def admin_close(self, reason: str) -> None:
-        """The room is being closed by an administrator: everyone connected is told why."""
+    def admin_close(self, reason: str, actor: dict[str, Any] | None = None) -> None:
+        """The room is being closed by an administrator: everyone connected is told why (the
+        hall then stores it closed, with the ``actor``'s audit row: hall.py ``close_room``)."""
         for c in list(self.conns):
             c.end("room_closed", f"an administrator closed this room: {reason}", CLOSE_ROOM_CLOSED, reason=reason)
 

@@ -25,6 +25,7 @@ from typing import Any
 from paiju.errors import IllegalAction
 from paiju.game import Game, new_seed
 from paiju.registry import new_game, replay
+from paiju.server import log_context, metrics
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import profile, settlement
 from paiju.server.store import db
@@ -259,6 +260,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         self.queue.put_nowait(item)
 
     async def _run(self) -> None:
+        log_context.room.set(self.id)  # this task's log lines are about this room
+        log_context.player.set(None)  # (not the player whose connection opened it)
         while True:
             item = await self.queue.get()
             try:
@@ -620,7 +623,9 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
             self._queue_declaration(conn, seat, msg)
             return
         game = self._require_turn(seat, msg)
+        taken = time.perf_counter()
         await self._apply(seat, game.parse_action(msg["action"]), hosted=False)
+        metrics.action_latency(self.game_name, time.perf_counter() - taken)
 
     def _queue_declaration(self, conn: Conn, seat: int, msg: dict[str, Any]) -> None:
         """A declaration clicked while the cards arrive: made at the seat's next decision of
@@ -729,10 +734,15 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
     def _hand_going_on(self) -> bool:
         return self.status == "playing" and self.game is not None and not self.game.is_over
 
-    async def _leave_hand(self, seat: int, pid: int, reason: str) -> int:
+    def leave_points(self) -> int:
+        """The room's leave penalty 逃跑扣分 (its option, or the game's own)."""
+        return int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
+
+    async def _leave_hand(self, seat: int, pid: int, reason: str, also: Callable[[Any], Any] | None = None) -> int:
         """``seat`` leaves the hand being played (``reason``: leave, away, kicked): the leave
-        penalty (once), then 托管 to the end; the penalty's points."""
-        points = int(self.options.get("leave_penalty", LEAVE_PENALTY.get(self.game_name, 0)))
+        penalty (once), then 托管 to the end; the penalty's points. ``also`` writes more in the
+        same transaction (a kick's bar and audit row)."""
+        points = self.leave_points()
         seats = self._hosted(seat, "left")
         seats[seat].update(left=True, hosted_reason="left")
         number, status = len(self.hands) + 1, self.status
@@ -745,6 +755,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
             settlement.penalty_beans_tx(
                 c, hand_id=hand_id, leaver=pid, points=points, others=others, room_options=self.room_options
             )
+            if also is not None:
+                also(c)
             return db.add_penalty_tx(c, self.id, number, seat, pid, points, reason)
 
         penalty = await self._save(Write(run=run))
@@ -811,6 +823,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         game = self.game
         assert game is not None and self.hand_id is not None
         before = len(game.history)
+        by = "bot" if self.seats[seat]["bot"] is not None else "hosted" if hosted else "person"
         game.apply(action)  # raises IllegalAction and changes nothing when illegal
         seats = seats if seats is not None else self.seats
         at_end = seats  # who sat at the end of the hand, if it ends (dissolving empties the seats)
@@ -838,6 +851,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         if finish is not None:
             self._finished(finish)
         self.changed()
+        metrics.action(self.game_name, by)
 
     def _replayed(self, game: Game, turns: int) -> Game:
         """``game`` as it was after its first ``turns`` actions (what the store holds)."""
@@ -912,6 +926,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
             for pid, title in settled["titles"].items():
                 self.standing.setdefault(pid, {"guest": pid not in settled["balances"]})["title"] = title
         self.hands = [*self.hands, entry]
+        log.info("room %s: hand %d ended", self.id, len(self.hands))  # its room: the table task's
         if finish["message_seats"]:
             self.message_seats, self.message_names = finish["message_seats"], finish["message_names"]
 

@@ -218,7 +218,8 @@ class AdminApi:
             reason = moderation.check_reason(body.get("reason"))
             if not isinstance(room, str) or not 1 <= len(room) <= 16:
                 raise IllegalAction("room is a room's id", "bad_value", where="room")
-            args: dict[str, Any] = {"reason": reason}
+            who = {"id": actor["id"], "name": actor["name"], "username": actor.get("username")}
+            args: dict[str, Any] = {"reason": reason, "actor": who}  # the table writes the audit row with the act
             if what == "kick":
                 seat = body.get("seat")
                 if isinstance(seat, bool) or not isinstance(seat, int):
@@ -230,11 +231,6 @@ class AdminApi:
         except RoomBusy as e:
             text = "the room is moving to another server: try again in a moment"
             return error(text, 503, IllegalAction(text, e.code))
-        target = result.get("player") if isinstance(result, dict) else None
-        detail = {k: v for k, v in args.items() if k != "reason"}
-        if isinstance(result, dict) and result.get("penalty") is not None:
-            detail["penalty"] = result["penalty"]
-        await h.decide(lambda c: moderation.audit_tx(c, actor, what, reason, target=target, room=room, **detail))
         return JSONResponse({"ok": True, **({"penalty": result.get("penalty")} if what == "kick" else {})})
 
     async def kick(self, req: Request) -> Response:

@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
 from paiju.errors import IllegalAction
+from paiju.server import metrics
 from paiju.server.tables.limits import check_value
 
 COOKIE = "paiju_token"
@@ -38,6 +39,8 @@ def error(text: str, status: int = 400, e: IllegalAction | None = None) -> JSONR
     body: dict[str, Any] = {"error": text}
     if e is not None:
         body.update(code=getattr(e, "code", "illegal"), params=getattr(e, "params", {}))
+    if status == 429:  # a limit said no: counted by its reason code (docs/operations.md)
+        metrics.RATE_LIMITED_REQUESTS.labels(body.get("code", "illegal")).inc()
     return JSONResponse(body, status_code=status)
 
 

@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paiju.errors import REASONS, IllegalAction
 from paiju.registry import GAMES
+from paiju.server import log_context, metrics
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import moderation, profile, settlement, social
 from paiju.server.accounts import users as accounts
@@ -231,6 +232,7 @@ def create_app(
         assert player is not None
         resp = JSONResponse({"player": await describe(player)})
         session_cookie(resp, req, token)
+        log.info("player %d logged in to account %s", pid, username, extra={"player": pid})
         return resp
 
     async def api_logout(req: Request) -> Response:
@@ -592,6 +594,7 @@ def create_app(
         await ws.accept()
         await ws.send_json({"type": "error", "error": text, "code": reason, "params": {}, "reply_to": None})
         await ws.close(code=code)
+        metrics.CLOSES.labels(str(code)).inc()
 
     async def ws_table(ws: WebSocket) -> None:
         why = policy.refuses(ws.headers)
@@ -634,6 +637,8 @@ def create_app(
             await refuse(ws, too_many, 4429, "too_many_connections")
             return
         await ws.accept()
+        log_context.room.set(table.id)  # this connection's log lines (its task's)
+        log_context.player.set(player["id"])
         hall().remember(player["id"], player["name"])
         who = {"id": player["id"], "name": player["name"], "muted_until": player.get("muted_until")}
         conn = Conn(ws, who, address=address, budget=limits.outbox_bytes, session=db.session_id(player["token"]))
@@ -649,6 +654,7 @@ def create_app(
                 task.cancel()
             conn.closed = True
             table.post(("disconnect", conn))
+            metrics.CLOSES.labels(str(conn.close_reason[0]) if conn.close_reason else "client").inc()
             await hall().disconnect(player["id"], address)
         if conn.close_reason is not None:  # the hall closes it: say why, but never wait on a client that does not read
             with contextlib.suppress(Exception):
@@ -664,6 +670,7 @@ def create_app(
                 if message["type"] == "websocket.disconnect":
                     return
                 if not hall().message_allowed(pid, conn.address):
+                    metrics.RATE_LIMITED.inc()
                     if flood.dropped():  # dropped without an answer; a persistent flood ends the connection
                         conn.kick(1008, "too many messages")
                         return

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import logging
 import re
 import socket
 import sys
@@ -18,7 +17,7 @@ from paiju.server.tables.analysis_jobs import AnalysisSettings
 from paiju.server.tables.cluster_rooms import ClusterSettings
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.tables.throttle import Limits
-from paiju.server.web import collector
+from paiju.server.web import collector, logs
 from paiju.server.web.app import create_app
 
 MAX_CONNECTIONS = 4096  # open connections of the whole hall (uvicorn answers 503 past it)
@@ -40,8 +39,12 @@ def serve(
     beans: BeanSettings | None = None,
     analysis: AnalysisSettings | None = None,
     cluster: ClusterSettings | None = None,
+    metrics_port: int | None = None,
+    metrics_host: str = "127.0.0.1",
+    log_format: str = "text",
 ) -> None:
-    """Run the hall with uvicorn (blocking)."""
+    """Run the hall with uvicorn (blocking). ``metrics_port``: serve Prometheus's ``GET /metrics``
+    there, on ``metrics_host`` (loopback by default: never the players' address; docs/decisions.md)."""
     import uvicorn
 
     from paiju.server.web.slow_clients import HeaderTimeoutProtocol, QuickCloseWebSocketProtocol
@@ -49,15 +52,16 @@ def serve(
     HeaderTimeoutProtocol.header_timeout = header_timeout
     collector.tune()
 
-    if cluster is not None:  # rooms moving between workers are worth a line in the log
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
-        moves = logging.getLogger("paiju.cluster")
-        moves.setLevel(logging.INFO)
-        moves.addHandler(handler)
-        moves.propagate = False
     worker = f" (worker {cluster.worker} of a cluster)" if cluster is not None else ""
     print(f"paiju hall on http://{host}:{port}/{worker}", flush=True)
+    if metrics_port is not None:
+        from paiju.server.metrics import serve_metrics
+
+        try:
+            serve_metrics(metrics_host, metrics_port)
+        except OSError as e:
+            raise SystemExit(f"--metrics-port {metrics_port} on {metrics_host}: {e}") from None
+        print(f"metrics on http://{metrics_host}:{metrics_port}/metrics", flush=True)
     app = create_app(
         db,
         bot_delay=bot_delay,
@@ -93,6 +97,8 @@ def serve(
         timeout_keep_alive=5,
         timeout_graceful_shutdown=5,
     )
+    # after uvicorn's Config, which sets its own loggers up: in JSON its lines are JSON too
+    logs.setup(log_format, cluster.worker if cluster is not None else "hall")
     server = Server(config)
     with contextlib.suppress(KeyboardInterrupt):  # as uvicorn.run: Ctrl-C stops the hall without a traceback
         server.run()
@@ -112,6 +118,13 @@ def cluster_settings(redis: str | None, worker_id: str | None, port: int, lease_
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", worker):
         raise SystemExit("--worker-id is 1-64 letters, digits, '.', '_' or '-'")
     return ClusterSettings(worker=worker, redis=redis, lease_ttl=lease_ttl, renew_every=lease_ttl / 6)
+
+
+def ops_arguments(ap: Any) -> None:
+    """The operator's options: metrics and the log format (``paiju serve`` has the same)."""
+    ap.add_argument("--metrics-port", type=int, default=None, help="serve Prometheus's GET /metrics on this port")
+    ap.add_argument("--metrics-host", default="127.0.0.1", help="address of the metrics port (default: loopback)")
+    ap.add_argument("--log-format", choices=logs.FORMATS, default="text", help="json: one JSON object per line")
 
 
 def cluster_arguments(ap: Any) -> None:
@@ -155,6 +168,7 @@ if __name__ == "__main__":
     ap.add_argument("--analysis-jobs", type=int, default=AnalysisSettings.jobs, help="复盘 analyses at once")
     ap.add_argument("--analysis-workers", type=int, default=AnalysisSettings.workers, help="复盘 worker processes")
     cluster_arguments(ap)
+    ops_arguments(ap)
     limit_arguments(ap)
     a = ap.parse_args()
     chosen = Limits(**{name: getattr(a, name) for name in Limits.names()})
@@ -173,4 +187,7 @@ if __name__ == "__main__":
         beans=BeanSettings(a.start_beans, a.relief_below, a.relief, a.start_after_hands, a.registrations_per_hour),
         analysis=AnalysisSettings(budget=a.analysis_budget, jobs=a.analysis_jobs, workers=a.analysis_workers),
         cluster=cluster_settings(a.redis, a.worker_id, a.port, a.lease_ttl),
+        metrics_port=a.metrics_port,
+        metrics_host=a.metrics_host,
+        log_format=a.log_format,
     )

@@ -5,7 +5,7 @@
 // Exports: normalizeGames, roomForm; the type GameInfo.
 
 import * as api from "../api.js";
-import { t, label } from "../i18n.js";
+import { t, label, presetLabel } from "../i18n.js";
 import { h, toast } from "../ui.js";
 import { helpHash } from "../help/link.js";
 
@@ -139,7 +139,7 @@ export function roomForm(ctx, games) {
   };
   const fillPresets = () => {
     const g = game();
-    presetSelect.replaceChildren(...g.presets.map((p) => h("option", { value: p.name }, label(p.name))));
+    presetSelect.replaceChildren(...g.presets.map((p) => h("option", { value: p.name }, presetLabel(g.name, p.name))));
     if (g.defaultPreset) presetSelect.value = g.defaultPreset;
     presetSelect.disabled = !g.presets.length;
     presetRow.classList.toggle("hidden", !g.presets.length); // a game without presets (preset_option null)

@@ -4,7 +4,7 @@
 // Exports: renderTopbar, renderBanner, shareURL.
 
 import { inviteDialog } from "../invitations.js";
-import { t, label } from "../i18n.js";
+import { t, label, presetLabel } from "../i18n.js";
 import { setSound, soundOn } from "../sound.js";
 import { h, toast } from "../ui.js";
 import { DIRECTION_KEY, HINT_PASS_KEY } from "./state.js";
@@ -59,7 +59,7 @@ export function renderTopbar(tb) {
         h(
           "span",
           { class: "muted room-sub" },
-          [label(r.game || "baohuang"), variant ? label(variant) : null, r.hand_number ? t("hand_n", { n: r.hand_number }) : null, beansLine(r)]
+          [label(r.game || "baohuang"), variant ? presetLabel(r.game || "baohuang", variant) : null, r.hand_number ? t("hand_n", { n: r.hand_number }) : null, beansLine(r)]
             .filter(Boolean)
             .join(" · "),
         ),
