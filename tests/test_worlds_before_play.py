@@ -40,6 +40,7 @@ BH_OPTIONS = [
 ]
 SJ_OPTIONS = [
     {},
+    {"variant": "competition"},
     {"decks": 1},
     {"decks": 3, "triples": True},
     {"decks": 1, "two_colours": True},
