@@ -254,6 +254,7 @@ function roomRow(ctx, r) {
         h("span", { class: `chip status-${r.status}`, title: r.damaged || "" }, t("status_" + r.status)),
         beansChip(r),
         addressChip(r),
+        r.competition ? h("span", { class: "chip competition-chip", "data-testid": `competition-${r.id}`, title: label("help.competition") }, t("room_competition")) : null,
         r.password ? h("span", { class: "chip lock-chip", "data-testid": `password-${r.id}`, title: t("room_password") }, t("room_locked")) : null,
         r.spectators ? h("span", { class: "muted" }, t("spectators_n", { n: r.spectators })) : null,
       ),

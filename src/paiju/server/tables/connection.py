@@ -45,6 +45,7 @@ class Conn:
     session: str | None = None  # the stored id of the login session it was opened with (revocation.py)
     blocked: set[int] = field(default_factory=set)  # players it blocked or who blocked it: not heard (access.py)
     farewell: str | None = None  # the last message, sent as the hall closes it: why (kicked, logged out …)
+    shown_room: bool = False  # a competition's spectator was shown the room at once (its game comes late)
 
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:

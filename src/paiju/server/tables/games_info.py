@@ -51,6 +51,19 @@ HALL_OPTIONS: list[dict[str, Any]] = [
         "help": "同IP不能同桌: two accounts playing for beans from one address may not sit together",
     },
     {
+        "name": "competition",
+        "type": "bool",
+        "default": False,
+        "help": "比赛: seats drawn by lot and kept for the match, no hints, no card tracker, no chat, spectators late",
+    },
+    {
+        "name": "spectator_delay",
+        "type": "int",
+        "default": 30,
+        "choices": [5, 10, 30, 60, 120],
+        "help": "a competition's spectators see the table this many seconds late",
+    },
+    {
         "name": "own_multiplier",
         "type": "bool",
         "default": False,

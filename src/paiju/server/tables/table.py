@@ -33,6 +33,7 @@ from paiju.server.store.records import DamagedHand, replay_stored
 from paiju.server.store.writer import Fenced, StoreError, StoreUnavailable, Write
 from paiju.server.tables.access import TableAccess, admitted_ids
 from paiju.server.tables.autoplay import BOT_LEVELS, TableAutoplay
+from paiju.server.tables.competition import TableCompetition, drawn_by_lot
 from paiju.server.tables.connection import UNEXPECTED, Conn, encode, log, unexpected
 from paiju.server.tables.deal import deal_stage, is_declaration
 from paiju.server.tables.games_info import split_options
@@ -115,7 +116,7 @@ def next_options(
     return dict(prev.next_hand_options())
 
 
-class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeating):
+class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeating, TableCompetition):
     """A room: its seats, its match so far and the hand being played."""
 
     def __init__(self, hall: TableHost, row: dict[str, Any]) -> None:
@@ -140,6 +141,9 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         self.code: str | None = row.get("code")
         self.admitted: set[int] = admitted_ids(self.access)  # let in by the password or an invitation (access.py)
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # the last lines said (reports keep them)
+        self._delayed: deque[tuple[float, Conn, str]] = deque()  # spectators' updates sent late (competition.py)
+        self._delay_timer: asyncio.TimerHandle | None = None
+        self.paused = False  # by the competition's referee (competition.py); not stored: a restart resumes
         created = row.get("created_at")
         self.created: float = created.timestamp() if created is not None else time.time()  # the lobby's order
         self.last_active = time.monotonic()  # the last connection or message (idle rooms close)
@@ -247,6 +251,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         self._schedule()
 
     async def stop(self) -> None:
+        if self._delay_timer:
+            self._delay_timer.cancel()
         if self._timer:
             self._timer.cancel()
         if self._ready_timer:
@@ -436,6 +442,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         seat = self._require_seat(conn)
         if self.status == "playing":
             raise IllegalAction("a hand is being played: use leave (it costs the leave penalty)", "hand_going_on")
+        self.check_may_stand()
         await self._save_seats(self._seats_with(seat, **EMPTY_SEAT))
         self._ready.discard(conn.player["id"])
         self._broadcast()
@@ -530,6 +537,9 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
             # comes back (the countdown runs again), or is archived
             self._broadcast()
             return
+        if self.seats_locked():  # a competition match: the hand starts, the absent on 托管 with the penalty
+            await self._deal_in_the_absent(connected)
+            return
         late = [
             i
             for i, s in enumerate(self.seats)
@@ -552,6 +562,19 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
                 if c.player["id"] == pid:
                     c.send(notice)
         self._broadcast()
+
+    async def _deal_in_the_absent(self, connected: set[int]) -> None:
+        """Competition: the next hand of the match starts when the countdown ends; a person
+        not connected leaves it as at a leave — 托管 and the leave penalty."""
+        try:
+            await self._start_hand()
+        except IllegalAction:  # not saved: the countdown runs again once the store is back
+            return
+        for i, s in enumerate(self.seats):
+            if s["player"] is not None and s["player"] not in connected and not s["left"]:
+                with contextlib.suppress(IllegalAction):
+                    await self._leave_hand(i, s["player"], "away")
+        self.changed()
 
     async def _on_say(self, conn: Conn, msg: dict[str, Any]) -> None:
         """快捷语 or a line of chat to everyone in the room (seated or watching); not stored."""
@@ -602,6 +625,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
     def _require_turn(self, seat: int, msg: dict[str, Any]) -> Game:
         """The game, when ``seat`` may act in it now (``msg``'s turn, if given, is the current one)."""
         game = self._playing()
+        self.check_not_paused()
         if game.to_act != seat:
             raise IllegalAction(f"it is not your turn: seat {game.to_act} is to act", "not_your_turn", seat=game.to_act)
         if "turn" in msg and msg["turn"] != self.turn:
@@ -692,6 +716,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
 
     async def _on_hint(self, conn: Conn, msg: dict[str, Any]) -> None:
         seat = self._require_seat(conn)
+        self.check_hint_allowed()
         game = self.game
         if game is None or game.to_act != seat:
             raise IllegalAction("a hint is given to the seat to act", "hint_not_yours")
@@ -800,6 +825,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         seed = new_seed()
         game = new_game(self.game_name, seed=seed, **options)
         seats = [{**s, **FRESH_SEAT} for s in self.seats]
+        if self.competition and self.match_starts():  # 座位选择由…抽签而定 (competition.py)
+            seats = drawn_by_lot(seats)
         number, resolved = len(self.hands) + 1, game.record()["options"]  # every option value, not only the room's
         self.hand_id = await self._save(
             Write(run=lambda c: db.start_hand_tx(c, self.id, number, seed, resolved, seats, RECORD_VERSION))

@@ -97,7 +97,7 @@ export function decisions(tb, prompt, buttons, v, myTurn, acts) {
   prompt.append(t("prompt_bury", { n: left }), h("span", { class: "attached", "data-testid": "bury-count" }, " · " + t("buried_progress", { k: (v.buried || []).length, n: v.kitty_size })));
   const bury = /** @type {HTMLButtonElement} */ (h("button", { class: "primary", "data-testid": "bury", onclick: () => buryRaised(tb) }, t("bury_button", { n: S.raised.length })));
   bury.disabled = !S.raised.length || S.raised.length > left || S.buryQueue.length > 0;
-  buttons.append(bury, h("button", { "data-testid": "hint", onclick: () => tb.send({ type: "hint" }) }, t("hint")));
+  buttons.append(bury, tb.room().competition ? "" : h("button", { "data-testid": "hint", onclick: () => tb.send({ type: "hint" }) }, t("hint"))); // 比赛: 不许提示
 }
 
 /**

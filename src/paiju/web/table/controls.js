@@ -106,7 +106,9 @@ function playButtons(tb, prompt, buttons, v, myTurn, acts) {
     ...[
       h("button", { class: "primary", "data-testid": "play", disabled: !inPlay, onclick: () => playRaised(tb) }, t("play")),
       tb.game() === "shengji" ? null : h("button", { "data-testid": "pass", disabled: !(inPlay && acts.includes("pass")), onclick: () => tb.act("pass") }, t("pass")),
-      h("button", { "data-testid": "hint", disabled: !inPlay, onclick: () => tb.send(tb.S.hintPass ? { type: "hint", auto_pass: true } : { type: "hint" }) }, t("hint")),
+      tb.room().competition // 比赛: 不许提示
+        ? null
+        : h("button", { "data-testid": "hint", disabled: !inPlay, onclick: () => tb.send(tb.S.hintPass ? { type: "hint", auto_pass: true } : { type: "hint" }) }, t("hint")),
     ].filter(Boolean),
   );
   if (inPlay && acts.includes("yield")) {

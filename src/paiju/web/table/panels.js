@@ -21,10 +21,21 @@ import { actionLabel, cardsSpan, kindLabel, replayHash } from "./text.js";
  */
 export function togglePanel(tb, name) {
   const { S } = tb;
+  if (name && PAST.has(name) && hidesPast(tb)) return; // 比赛: 不许查牌 (the L key too)
   S.panel = S.panel === name ? null : name;
   S.toolsOpen = false;
   tb.renderTopbar();
   renderPanel(tb);
+}
+
+const PAST = new Set(["prev", "log", "tracker"]); // the panels that look back at a hand
+
+/**
+ * A competition room during a hand: 不许查牌 — no 上一轮, no hand log, no 记牌器.
+ * @param {Table} tb
+ */
+export function hidesPast(tb) {
+  return !tb.R && !!tb.room().competition && tb.playing();
 }
 
 /**
@@ -48,6 +59,7 @@ export function renderPanel(tb, force = false) {
   const { S, R } = tb;
   const { panelEl } = tb.dom;
   const v = tb.V();
+  if (S.panel && PAST.has(S.panel) && hidesPast(tb)) S.panel = null; // a competition's hand began
   const which = S.panel;
   // a replay's own panel (复盘) is kept up to date in place by replay.js: drawn anew it
   // would lose its scroll position at every step
@@ -60,15 +72,39 @@ export function renderPanel(tb, force = false) {
   }
   const close = h("button", { class: "small", "data-testid": "panel-close", title: t("close"), onclick: () => togglePanel(tb, null) }, "✕");
   /** @type {Record<string, string>} */
-  const titles = { log: t("hand_log"), tracker: t("tracker"), prev: t("prev_trick"), phrases: t("phrases") };
+  const titles = { log: t("hand_log"), tracker: t("tracker"), prev: t("prev_trick"), phrases: t("phrases"), referee: t("referee") };
   /** @type {Record<string, (v: any) => HTMLElement>} */
-  const bodies = { log: (x) => logPanel(tb, x), tracker: () => trackerPanel(tb), prev: (x) => prevPanel(tb, x), phrases: () => phrasesPanel(tb) };
+  const bodies = {
+    log: (x) => logPanel(tb, x),
+    tracker: () => trackerPanel(tb),
+    prev: (x) => prevPanel(tb, x),
+    phrases: () => phrasesPanel(tb),
+    referee: (x) => refereePanel(tb, x),
+  };
   for (const [name, p] of Object.entries((R && R.panels) || {})) {
     titles[name] = p.title();
     bodies[name] = () => p.body();
   }
   const body = bodies[which](v);
   panelEl.replaceChildren(h("div", { class: "panel-head" }, h("h3", {}, titles[which]), close), body);
+}
+
+/**
+ * 裁判: a competition's referee sees every hand face up, live, and pauses or resumes the table.
+ * @param {Table} tb
+ * @param {any} v the referee's view (update.view.hands: every seat's hand)
+ */
+function refereePanel(tb, v) {
+  const paused = !!tb.room().paused;
+  const toggle = h(
+    "button",
+    { class: "small", "data-testid": "referee-pause", onclick: () => tb.send({ type: paused ? "resume" : "pause" }) },
+    t(paused ? "referee_resume" : "referee_pause"),
+  );
+  const hands = ((v && v.hands) || []).map((/** @type {string} */ cards, /** @type {number} */ s) =>
+    h("div", { class: "referee-hand", "data-testid": `referee-hand-${s}` }, h("span", { class: "muted" }, tb.seatName(s) + " "), cardsSpan(cards)),
+  );
+  return h("div", { class: "panel-body" }, toggle, ...(hands.length ? hands : [h("div", { class: "muted small-text" }, t("log_empty"))]));
 }
 
 /** @param {{kind: string, seat?: number | null, text: string, cards?: string | null}} row */
