@@ -153,10 +153,10 @@ def test_a_seat_sees_the_same_in_every_world_its_view_allows(name: str) -> None:
     information state, observation and tensors are the same, and so are the legal actions."""
     game = load(name)
     rng = random.Random(7)
-    checked = differed = 0
+    checked = differed = before_play = 0
     for _ in range(40):
-        s = play_randomly(deal(game, rng), rng, rng.randrange(10, 400))
-        if s.is_terminal() or s.engine.phase != "play":
+        s = play_randomly(deal(game, rng), rng, rng.randrange(0, 12 if rng.random() < 0.4 else 400))  # every phase
+        if s.is_terminal():
             continue
         for p in range(game.num_players()):
             w = s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
@@ -169,7 +169,9 @@ def test_a_seat_sees_the_same_in_every_world_its_view_allows(name: str) -> None:
             others = [q for q in range(game.num_players()) if q != p]
             differed += any(w.engine.hand(q) != s.engine.hand(q) for q in others)
             checked += 1
+            before_play += s.engine.phase != "play"
     assert checked >= 20 and differed >= checked // 2
+    assert before_play >= (0 if name == "shuangkou" else 5)  # the deal, the burial, the calls too
 
 
 def test_information_state_holds_the_log_and_the_observation_does_not() -> None:
@@ -180,12 +182,14 @@ def test_information_state_holds_the_log_and_the_observation_does_not() -> None:
     assert '"hand"' in obs and '"trick"' in obs
 
 
-def test_resampling_outside_the_card_play_is_refused() -> None:
-    game = load("baohuang")
-    s = deal(game, random.Random(0))
-    assert s.engine.phase != "play"
-    with pytest.raises(ValueError, match="card play"):
-        s.resample_from_infostate(s.current_player(), None)
+def test_resampling_before_the_deal_or_at_the_end_is_refused() -> None:
+    game = load("shuangkou")
+    s = game.new_initial_state()
+    with pytest.raises(ValueError, match="before the deal"):
+        s.resample_from_infostate(0, None)
+    s = play_randomly(deal(game, random.Random(0)), random.Random(0))
+    with pytest.raises(ValueError, match="at its end"):
+        s.resample_from_infostate(0, None)
 
 
 def test_parameters_are_the_room_options() -> None:
@@ -299,3 +303,51 @@ def test_a_world_the_sampler_cannot_deal_mid_search_falls_back_to_the_heuristic(
     view, legal = g.view(g.to_act), g.legal_actions()
     assert bot.act(view, legal) == heuristic.act(view, legal)
     assert bot.stats["fallback"] == 1 and bot.stats["searched"] == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiels_own_ismcts_plays_whole_hands(name: str) -> None:
+    """OpenSpiel's unmodified ``ISMCTSBot`` with ``RandomRolloutEvaluator`` plays seat 0 of a
+    whole hand, from the seed's chance nodes to the end — Shengji's deal and burial,
+    Baohuang's calls included: it resamples the hidden cards at every decision through
+    ``resample_from_infostate`` (a tiny budget: the search runs, its strength is docs/ai.md's)."""
+    from open_spiel.python.algorithms import ismcts
+    from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
+
+    game = load(name)
+    rng = np.random.RandomState(1)
+    bot = ismcts.ISMCTSBot(game, RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=2, random_state=rng)
+    others = [pyspiel.make_uniform_random_bot(p, 1) for p in range(game.num_players())]
+    s = game.new_initial_state()
+    phases = set()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(int(rng.randint(256)))
+        elif s.current_player() == 0:
+            phases.add(s.engine.phase)
+            s.apply_action(int(bot.step(s)))
+        else:
+            s.apply_action(int(others[s.current_player()].step(s)))
+    assert sum(s.returns()) == 0
+    assert phases == ({"play"} if name == "shuangkou" else {"play", "setup" if name == "baohuang" else "deal"})
+
+
+@pytest.mark.parametrize("name", ["baohuang", "shengji"])
+def test_the_bot_searches_the_decisions_before_the_play_when_asked(name: str) -> None:
+    """``before=1``: the bot searches Shengji's declarations and burial, Baohuang's calls,
+    over worlds of those phases, and plays them legally; by default it leaves them to the
+    heuristic (as ``search`` does)."""
+    bot = make_bot("openspiel-ismcts:seconds=0.01:before=1", game=name, seed=1)
+    default = make_bot("openspiel-ismcts:seconds=0.01", game=name, seed=1)
+    searched = 0
+    for seed in range(3):
+        g = paiju.new_game(name, seed=seed)
+        while g.phase not in ("play", "over"):
+            view, legal = g.view(g.to_act), g.legal_actions()
+            before = bot.stats["searched"]
+            action = bot.act(view, legal)
+            assert action in legal
+            searched += bot.stats["searched"] - before
+            default.act(view, legal)
+            g.apply(action)
+    assert searched >= 3 and default.stats["searched"] == 0

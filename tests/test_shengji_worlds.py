@@ -372,7 +372,7 @@ def test_a_failed_throw_shows_the_cards_the_leader_kept() -> None:
 def test_refusals() -> None:
     g = paiju.new_game("shengji", seed=2)
     with pytest.raises(sj_worlds.CannotSample, match="during play"):
-        sj_worlds.sample_world(g.view(g.to_act), random.Random(1))
+        sj_worlds.WorldSampler(g.view(g.to_act))  # the play's sampler; the deal's is worlds_deal
     _, _, view = next(_positions({}, range(1), every=3))
     with pytest.raises(sj_worlds.CannotSample, match="spectator"):
         sj_worlds.sample_world(dict(view, seat=None), random.Random(1))

@@ -97,7 +97,7 @@ def _shengji() -> GameSpec:
     from paiju.shengji.options import describe_options, resolve_options
     from paiju.shengji.policy import bury_hint, hint, hints, hosted_action
     from paiju.shengji.tracker import tracker
-    from paiju.shengji.worlds import WorldSampler
+    from paiju.shengji.worlds import world_sampler
 
     return GameSpec(
         name="shengji",
@@ -107,7 +107,7 @@ def _shengji() -> GameSpec:
         resolve_options=resolve_options,
         describe_options=describe_options,
         presets={},
-        world_sampler=WorldSampler,
+        world_sampler=world_sampler,
         tracker=tracker,
         count_played=None,
         hosted_action=hosted_action,

@@ -1,7 +1,7 @@
 """Worlds: whole games consistent with what one seat knows (for determinized search).
 
-During play a seat of 保皇 knows its own hand, every card count, every public action and
-play, and the roles the rules have revealed. :func:`sample_world` deals the cards it
+At any decision a seat of 保皇 knows its own hand, every card count, every public action
+and play, and the roles the rules have revealed. :func:`sample_world` deals the cards it
 cannot see (the deck less its hand and every card played) at random among the other
 hands, in the numbers ``hand_counts`` gives, honouring what the hand has shown:
 
@@ -22,6 +22,20 @@ hands, in the numbers ``hand_counts`` gives, honouring what the hand has shown:
   crown brought it attached cards). Attached cards 贴牌 are the emperor's hidden cards:
   only the counts show them.
 
+Before the play (:data:`STEPS`) the same facts hold as far as the hand has gone, and:
+
+- tribute picks 吃贡: the cards still in the pool are in no hand; who picks after the seat
+  to act is drawn when the view does not tell (the previous hand's places are not in it);
+- the crown 登基/让位: the emperor card and the attached cards 贴牌 travel in no hand —
+  the holder sees them, and a giver whose attached card he sees holds no higher 2 (or
+  card) than it; for the other seats they are unseen cards of the holder's deal, taken
+  out of it; the emperor card is the holder's until he passes it; 威海: the seat that
+  passed it on holds the guard card (only a holder of both may);
+- the call step: no guard yet; the emperor accepted, so he holds a suited triple — a
+  deal without one is drawn again (:data:`MAX_TRIES`);
+- 抢独, 明保, 造反, 踢: the guard as in the play; the round's seats still to answer are the
+  view's.
+
 The facts become per-seat bounds (a seat holds at least ``k`` of a card; holds none of the
 cards above a bound): the bound copies go first, each to a seat drawn with odds its free
 room among the seats that keep the rest possible (Hall's condition over the four hidden
@@ -32,11 +46,12 @@ multiplier inputs and the events are the view's, and ``world.view(seat) == view`
 entirely. :class:`WorldSampler` reads one view once and deals many worlds of it.
 
 Not honoured (inferences, not facts the view states): what the setup answers imply about
-hands (a grab needing a suited four, a classic call picking the best triple …) and what
-the play itself suggests — the search bot passes that as ``guard_weights``. A world's
+hands (a grab needing a suited four, a classic call picking the best triple …), that an
+attached card the seat does not see was its giver's highest, and what the play itself
+suggests — the search bot passes that as ``guard_weights``. A world's
 ``record()`` is not a replayable record (its action log starts at the sampled state).
-Raises :class:`CannotSample` for a spectator, outside the play phase, and for a view no
-deal matches (more cards than the deck holds, counts that do not add up).
+Raises :class:`CannotSample` for a spectator, for a view no deal matches (more cards
+than the deck holds, counts that do not add up), and in a call step no deal fits.
 
 >>> import random, paiju
 >>> g = paiju.new_game("baohuang", seed=4)
@@ -72,6 +87,12 @@ class CannotSample(IllegalAction):
     def __init__(self, message: str = "", code: str = "cannot_sample", **params: Any) -> None:
         super().__init__(message, code, **params)
 
+
+STEPS = ("tribute", "emperor", "call", "grab", "reveal", "rebel", "kick", "play")
+"""The steps whose views are sampled: every decision."""
+
+MAX_TRIES = 200
+"""Deals drawn for one world of the call step before giving up."""
 
 GuardWeights = Callable[[Mapping[str, Any]], Mapping[int, float]]
 
@@ -217,11 +238,13 @@ class WorldSampler:
         me = view.get("seat")
         if me is None:
             raise CannotSample("a spectator has no seat to sample a world for")
-        if view.get("step") != "play":
-            raise CannotSample(f"worlds are sampled during play, not in the {view.get('step')} step")
+        step = view.get("step")
+        if step not in STEPS:
+            raise CannotSample(f"worlds are not sampled in the {step} step")
         emp: int | None = view.get("emperor")
-        if emp is None:
+        if emp is None and step not in ("tribute", "emperor"):
             raise CannotSample("the view has no emperor")
+        self.step = step
         self.me = me
         template = _blank(view["options"])
         o = template.options
@@ -293,21 +316,55 @@ class WorldSampler:
         self.seats = [s for s in range(NUM_SEATS) if s != me]
         place = {s: i for i, s in enumerate(self.seats)}
         room = [counts[s] for s in self.seats]
+        # before the crown: the emperor card travels with the attached cards 贴牌, in no hand;
+        # the holder sees them, for the others they are unseen cards dealt with his hand
+        # and taken out of it again (self.hidden_travel)
+        holder: int = view.get("emperor_card_holder", emp)
+        self.holder, self.hidden_travel = holder, 0
+        travelling: list[str] = []
+        self.waiting = [_card(t) for t in view.get("tribute_pool") or ()]  # tribute cards not picked yet
+        unseen.subtract(view.get("tribute_pool") or ())
+        if emp is None and abdicators:
+            travelling = [_BJ_STAR] + list(view.get("attached_cards") or ())
+            unseen.subtract(travelling)
+        if any(n < 0 for n in unseen.values()):
+            raise CannotSample("the view shows more copies of a card than the deck has")
+        unseen = +unseen
+        if travelling:
+            if holder != me:
+                self.hidden_travel = view.get("attached", 0)
+                room[place[holder]] += self.hidden_travel
+            elif len(travelling) - 1 != view.get("attached", 0):
+                raise CannotSample("the holder's view does not show the attached cards")
+        self.travel = [_card(t) for t in travelling]
         if sum(unseen.values()) != sum(room):
             raise CannotSample(f"{sum(unseen.values())} unseen cards for {sum(room)} hidden cards")
 
         # ---- facts that hold whatever the roles
         lo: dict[tuple[int, str], int] = {}
+        closed_attach: dict[str, int] = {}
 
         def need(seat: int, card: str, n: int) -> None:
             if seat != me and n > 0:
                 lo[seat, card] = max(lo.get((seat, card), 0), n)
 
         if unseen[_BJ_STAR]:
-            if emp == me:
+            if (emp if emp is not None else holder) == me:
                 raise CannotSample("the emperor's view misses the emperor card")
-            need(emp, _BJ_STAR, 1)
-        closed: dict[str, int] = {}  # card → places that hold no more of it than lo says
+            need(emp if emp is not None else holder, _BJ_STAR, 1)
+        if o["abdication"] == "weihai" and abdicators and crowned is None:
+            need(abdicators[0], _SJ_STAR, unseen[_SJ_STAR])  # only a holder of both jokers passes on
+        if emp is None:
+            # attached cards the holder sees: each was its giver's highest 2 or card then
+            jokers = o["abdication"] == "qingdao"
+            for k, seat in enumerate(abdicators[1 if o["abdication"] == "standard" else 0 :]):
+                if seat == me or k + 1 >= len(travelling):
+                    continue
+                key = _key(travelling[k + 1])
+                for card in unseen:
+                    if _key(card) > key and not card.endswith("*") and (jokers or not card.endswith("J")):
+                        closed_attach[card] = closed_attach.get(card, 0) | 1 << place[seat]
+        closed: dict[str, int] = dict(closed_attach)  # card → places that hold no more of it than lo says
         if tribute:
             self._tribute(
                 o, counts, played, tribute, takes, abdicators, attached, crowned, crown_travel, grab, emp, need
@@ -326,7 +383,9 @@ class WorldSampler:
         hyps: list[_Roles] = []
         rebels = set(view.get("rebels_declared") or ())
         called: str | None = None
-        if vsolo == "open":
+        if emp is None or self.step == "call":  # no guard yet (the call decides it)
+            hyps.append(_Roles(None, None, (None, None)))
+        elif vsolo == "open":
             hyps.append(_Roles(None, "open", (None, None)))
             if not call and not o["solo_grab"]:  # only the holder of the guard card may declare it
                 need(emp, _SJ_STAR, unseen[_SJ_STAR])
@@ -410,12 +469,15 @@ class WorldSampler:
         crowned: int | None,
         crown_travel: int,
         grab: int | None,
-        emp: int,
+        emp: int | None,
         need: Callable[[int, str, int], None],
     ) -> None:
         """Put the tribute cards with their receivers: the picks the events show, then the
         cards handed out without a question — to the seats whose card counts grew by them."""
         pool = [c for _, c in tribute]
+        for waiting in map(str, self.waiting):  # still in the pool (the tribute step)
+            if waiting in pool:
+                pool.remove(waiting)
         got: list[list[str]] = [[] for _ in range(NUM_SEATS)]
         for seat, text in takes:
             if text not in pool:
@@ -506,7 +568,7 @@ class WorldSampler:
         w: Baohuang,
         view: Mapping[str, Any],
         ev: list[dict[str, Any]],
-        emp: int,
+        emp: int | None,
         called: Card | None,
         revealed: bool,
         crowned: int | None,
@@ -514,7 +576,103 @@ class WorldSampler:
         votes: list[int],
     ) -> Baohuang:
         o = w.options
-        # the trick on the table: replay its actions on the circle of seats to answer
+        if self.step != "play":
+            self._setup_state(w, view, ev, emp, abdicators, votes)
+        else:
+            self._trick_state(w, view, ev)
+            w._votes = list(votes)
+        # roles and stakes
+        w.emperor = emp
+        w.called = called
+        w.guard_revealed = revealed
+        w.open_guard = view["open_guard"]
+        w.rebels_declared = list(view["rebels_declared"])
+        w.rebellion = view["rebellion"]
+        w.kicks = view["kicks"]
+        # the setup, as far as play can tell
+        w.deals = view["deals"]
+        w._holder = crowned if crowned is not None else emp if emp is not None else self.holder
+        w._first_holder = abdicators[0] if abdicators else w._holder
+        w._declines = len(abdicators)
+        w._weihai_passed = bool(abdicators) and o["abdication"] == "weihai"
+        w._travel = list(self.travel)
+        if self.step != "tribute":
+            w._pool, w._picks = [], []
+        w._scores = None
+        w.next_tribute = None
+        w._deal_text = None
+        w._log = []
+        w._events = list(view["events"])
+        w._hands = [[[] for _ in range(NUM_STRENGTHS)] for _ in range(NUM_SEATS)]
+        return w
+
+    def _setup_state(
+        self,
+        w: Baohuang,
+        view: Mapping[str, Any],
+        ev: list[dict[str, Any]],
+        emp: int | None,
+        abdicators: list[int],
+        votes: list[int],
+    ) -> None:
+        """A declaration step's question round: the seats still to answer, from the one to act."""
+        step, to_act = self.step, view["to_act"]
+        w._step, w._to_act = step, to_act
+        w._sizes = list(view["hand_counts"])
+        w._last, w._last_seat = None, -1
+        w._circle, w._passed, w._yielders, w._second = [], set(), [], False
+        w.trick, w.finished = [], []
+        w._round, w._votes = [], []
+        if step == "tribute":
+            w._pool = list(self.waiting)
+            w._picks = self._picks(view, ev)
+        if step in ("tribute", "emperor", "call"):
+            return
+        assert emp is not None
+        others = [(emp + k) % NUM_SEATS for k in range(1, NUM_SEATS)]
+        if step == "grab":
+            seats = [(emp - k) % NUM_SEATS for k in range(1, NUM_SEATS)]
+        elif step == "kick":
+            if view["rebellion"]:
+                guard = view.get("guard")
+                seats = [emp] + ([guard] if guard is not None and guard != emp else [])
+            else:
+                seats = [s for s in others if s != view.get("guard")]
+            w._votes = list(votes)
+        else:
+            seats = others
+        if to_act not in seats:
+            raise CannotSample(f"the {step} round does not ask seat {to_act}")
+        w._round = seats[seats.index(to_act) :]
+
+    def _picks(self, view: Mapping[str, Any], ev: list[dict[str, Any]]) -> list[int]:
+        """The receivers still to pick tribute 吃贡, from the one to act. The plans that ask
+        (spec §6): the seats that gave nothing each take the same number — but for three
+        givers of one card (the first receiver takes two, the other one) and two givers of
+        one card (two of the three others take one). Who picks after the seat to act is
+        not always public: drawn then (one guess, like the cards)."""
+        tribute = next(e["cards"] for e in ev if e.get("event") == "tribute")
+        givers = {g for g, _ in tribute}
+        done = [e["seat"] for e in ev if e.get("step") == "tribute"]
+        seats: list[int] = []
+        for s in done + [view["to_act"]]:
+            if s not in seats:
+                seats.append(s)
+        rest = [s for s in range(NUM_SEATS) if s not in givers and s not in seats]
+        random.Random(repr(view["hand_counts"])).shuffle(rest)  # the draw of a guess, not of a card
+        total = len(tribute)
+        if len(givers) == 3 and total == 3:
+            seats = (seats + rest)[:2]
+            order = [seats[0], seats[0], seats[1]]
+        else:
+            takers = 2 if (len(givers), total) == (2, 2) else NUM_SEATS - len(givers)
+            seats = (seats + rest)[:takers]
+            order = [s for s in seats for _ in range(total // takers)]
+        return order[len(done) :]
+
+    def _trick_state(self, w: Baohuang, view: Mapping[str, Any], ev: list[dict[str, Any]]) -> None:
+        """The trick on the table: its actions replayed on the circle of seats to answer."""
+        o = w.options
         t0 = 0
         for i, e in enumerate(ev):
             if e.get("event") == "trick" or "step" in e:
@@ -562,30 +720,7 @@ class WorldSampler:
         w.trick = [(t["seat"], t["cards"]) for t in view["trick"]]
         w.finished = list(view["finished"])
         w._sizes = list(view["hand_counts"])
-        # roles and stakes
-        w.emperor = emp
-        w.called = called
-        w.guard_revealed = revealed
-        w.open_guard = view["open_guard"]
-        w.rebels_declared = list(view["rebels_declared"])
-        w.rebellion = view["rebellion"]
-        w.kicks = view["kicks"]
-        # the setup, as far as play can tell
-        w.deals = view["deals"]
-        w._holder = crowned if crowned is not None else emp
-        w._first_holder = abdicators[0] if abdicators else w._holder
-        w._declines = len(abdicators)
-        w._weihai_passed = bool(abdicators) and o["abdication"] == "weihai"
-        w._travel = []
-        w._round, w._votes = [], list(votes)
-        w._pool, w._picks = [], []
-        w._scores = None
-        w.next_tribute = None
-        w._deal_text = None
-        w._log = []
-        w._events = list(view["events"])
-        w._hands = [[[] for _ in range(NUM_STRENGTHS)] for _ in range(NUM_SEATS)]
-        return w
+        w._round, w._votes = [], []
 
     def admits(self, hands: Mapping[int, list[Card]], guard: int | None) -> bool:
         """Could the hidden seats hold ``hands`` (seat → cards) with ``guard`` the guard
@@ -604,7 +739,16 @@ class WorldSampler:
 
     # ------------------------------------------------------------------ sampling
     def sample(self, rng: random.Random, guard_weights: Mapping[int, float] | None = None) -> Baohuang:
-        """A world: the view's state, the hidden cards dealt at random within the facts."""
+        """A world: the view's state, the hidden cards dealt at random within the facts.
+        In the call step the emperor accepted, so he holds a suited triple: a deal where he
+        has nothing to call is drawn again (at most :data:`MAX_TRIES` deals)."""
+        for _ in range(MAX_TRIES):
+            w = self._draw(rng, guard_weights)
+            if self.step != "call" or w.legal_actions():
+                return w
+        raise CannotSample(f"no deal gave the emperor a card to call in {MAX_TRIES} tries")
+
+    def _draw(self, rng: random.Random, guard_weights: Mapping[int, float] | None) -> Baohuang:
         hyps = self.hyps
         h = hyps[0]
         if len(hyps) > 1:
@@ -636,6 +780,12 @@ class WorldSampler:
             i += room[p]
         w = self._template.clone()
         kinds, st = self.kinds, self.strengths
+        if self.hidden_travel:  # the attached cards the holder took out of the deal
+            p = self.seats.index(self.holder)
+            spare = out[p][len(h.forced[p]) :]
+            rng.shuffle(spare)
+            w._travel += [kinds[j] for j in spare[: self.hidden_travel]]
+            out[p] = out[p][: len(h.forced[p])] + spare[self.hidden_travel :]
         hands = w._hands
         hands[self.me] = [list(x) for x in self.mine_lists]
         for p, s in enumerate(self.seats):

@@ -18,7 +18,7 @@ from paiju.errors import IllegalAction
 @register(
     "openspiel-ismcts",
     "OpenSpiel's ISMCTS over worlds sampled from the view, at the end of a hand (needs paiju[openspiel]); "
-    "parameters openspiel-ismcts:seconds=1:simulations=100000:uct_c=2:rollout=random:rollouts=1:cards=6",
+    "parameters openspiel-ismcts:seconds=1:simulations=100000:uct_c=2:rollout=random:rollouts=1:cards=6:before=0",
 )
 def openspiel_ismcts(game: str = "baohuang", seed: int | None = None, **params: Any) -> Any:
     try:

@@ -343,15 +343,21 @@ class PaijuState(pyspiel.State):
     # -- worlds ---------------------------------------------------------------------------
     def resample_from_infostate(self, player: int, probability_sampler: Any = None) -> PaijuState:
         """A state ``player`` cannot tell from this one: the hidden cards dealt at random,
-        consistently with the seat's view (``paiju.<game>.worlds``; the card play only —
-        raises ValueError in the decisions before it). The world has no chance history."""
+        consistently with the seat's view (``paiju.<game>.worlds``), at any decision — the
+        deal with its declarations, the burial, Baohuang's calls, the card play. The world
+        has no chance history. Raises ValueError before the deal (the seed's chance nodes)
+        and at the end, and when no world can be dealt (the sampler's reason)."""
         g = self.engine
-        if g is None or g.is_over or g.phase != "play":
-            raise ValueError("worlds are sampled during the card play only")
+        if g is None or g.is_over:
+            raise ValueError("worlds are sampled at the decisions of a dealt hand, not before the deal or at its end")
         from paiju.bots.search import sampled_worlds
+        from paiju.errors import IllegalAction
 
         seed = int(probability_sampler() * 2**32) if callable(probability_sampler) else None
-        world = next(sampled_worlds(self.get_game().name, g.view(player), random.Random(seed)))
+        try:
+            world = next(sampled_worlds(self.get_game().name, g.view(player), random.Random(seed)))
+        except IllegalAction as e:
+            raise ValueError(f"no world can be sampled from seat {player}'s view: {e}") from e
         return self.wrap(self.get_game(), world, self._pending if player == g.to_act else None)
 
     @staticmethod

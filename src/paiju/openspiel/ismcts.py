@@ -13,7 +13,10 @@ the algorithm as published) or by playing the hand out with paiju's heuristic bo
 (``rollout=heuristic``).
 
 As with ``search``, only card-play decisions with a choice, once the hand is down to
-``cards`` cards (default 6), are searched; the others are the ``heuristic`` bot's. In
+``cards`` cards (default 6), are searched; the others are the ``heuristic`` bot's. With
+``before=1`` (random rollouts only) the decisions before the play are searched too —
+Shengji's declarations and burial, Baohuang's tribute picks and calls — over worlds of
+those phases; with ``cards=99`` as well, the bot searches every decision of a hand. In
 Shengji a play is searched pick by pick (the environment's action ids), the decision's
 time shared between the picks (a follow: equally among the lead's number of cards; a
 lead: half of what is left at each pick).
@@ -110,7 +113,7 @@ class HeuristicRolloutEvaluator(Evaluator):
 class OpenSpielISMCTS:
     """The ``openspiel-ismcts`` bot (module doc): parameters ``seconds``, ``simulations``
     (a cap), ``uct_c``, ``rollout`` (random or heuristic), ``rollouts`` (random rollouts
-    per leaf) and ``cards``."""
+    per leaf), ``cards`` and ``before``."""
 
     name = "openspiel-ismcts"
 
@@ -124,6 +127,7 @@ class OpenSpielISMCTS:
         rollout: str = "random",
         rollouts: int = 1,
         cards: int = ENDGAME_CARDS,
+        before: int = 0,
     ) -> None:
         if game not in GAME_CLASSES:
             raise IllegalAction(f"openspiel-ismcts does not know {game}")
@@ -138,6 +142,9 @@ class OpenSpielISMCTS:
         self.rollout = rollout
         self.rollouts = int(rollouts)
         self.cards = int(cards)
+        if before not in (0, 1) or (before and rollout != "random"):
+            raise IllegalAction("openspiel-ismcts: before is 0 or 1, and 1 needs rollout=random")
+        self.before = bool(before)
         self._rng = random.Random(seed)
         self._np_rng = np.random.RandomState(self._rng.randrange(2**32))
         self._heuristic = make_bot("heuristic", game=game, seed=seed)
@@ -176,14 +183,14 @@ class OpenSpielISMCTS:
         deadline = time.perf_counter() + self.seconds
         while True:
             left = deadline - time.perf_counter()
-            share = left / self._picks_left(view, root) if self.game == "shengji" else left
+            share = left / self._picks_left(view, root) if self.game == "shengji" and view["phase"] == "play" else left
             searcher = self._searcher(game, max(share, 1e-3))
             searcher.set_resampler(lambda state, player: PaijuState.wrap(game, next(worlds), root._pending))
             action = int(searcher.step(root))  # OpenSpiel's choice: the most visited (ties at random)
             if searcher.simulations:  # (a forced pick is no search)
                 self.stats["searches"] += 1
                 self.stats["simulations"] += searcher.simulations
-            if self.game == "shengji" and action != DONE:
+            if self.game == "shengji" and view["phase"] == "play" and action != DONE:
                 root.apply_action(action)  # a pick: the play is not whole yet
                 continue
             return root._env().legal_map()[action]
@@ -200,7 +207,9 @@ class OpenSpielISMCTS:
 
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
         base = self._heuristic.act(view, legal)
-        if view["phase"] != "play" or len(legal) < 2 or len(view["hand"]) > self.cards:
+        if len(legal) < 2 or (view["phase"] == "play" and len(view["hand"]) > self.cards):
+            return base
+        if view["phase"] != "play" and not self.before:
             return base
         game = self._spiel_game(view["options"])
         try:

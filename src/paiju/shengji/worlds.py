@@ -31,7 +31,9 @@ the facts of one view once and deals many worlds of it.
 Not exact: with ``kitty_steal`` 抢底 the declarations are not tied to hands (a card shown
 may have been buried and picked up by a stealer); the last burier is the last declarer
 when that declaration must have been a steal, else the declarer. A world's ``record()``
-is not a replayable record (its action log starts at the sampled state). Raises
+is not a replayable record (its action log starts at the sampled state). Before the play
+(the deal with its declarations, the burial) :func:`world_sampler` gives the sampler of
+:mod:`paiju.shengji.worlds_deal` instead. :class:`WorldSampler` raises
 :class:`CannotSample` for a spectator, outside the play phase, for a view no deal matches
 (more cards than the packs hold), and when no deal honours the facts above in
 :data:`MAX_TRIES` draws.
@@ -53,16 +55,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
-from paiju.cards import SUITS, Card, packs
-from paiju.errors import IllegalAction, reasons
+from paiju.cards import SUITS, Card
+from paiju.errors import IllegalAction
 from paiju.shengji.declare import Bid, strength
 from paiju.shengji.game import NUM_SEATS, Shengji
 from paiju.shengji.throw import can_beat
 from paiju.shengji.trump import BJ_ID, COLOUR_ID, ID_SUIT, ID_TEXT, NUM_IDS, SJ_ID, card_id, rank_of_text, trump_order
 from paiju.shengji.units import TRIPLE, counts_of, decompose, obligation, shape_of
+from paiju.shengji.worlds_base import CannotSample, _ids, _pack
+from paiju.shengji.worlds_deal import DealSampler
 
 MAX_TRIES = 40
 """Deals drawn for one world before giving up (a deal is redrawn when a check fails)."""
@@ -90,27 +93,7 @@ CHECKED = (
 )
 """View entries a world reproduces exactly (in fact the whole view is reproduced)."""
 
-_TEXT_ID = {text: c for c, text in enumerate(ID_TEXT)}
 _NO_CAP = 9  # more copies than any pack set holds
-
-
-reasons(cannot_sample="no world can be sampled from this view")
-
-
-class CannotSample(IllegalAction):
-    """The view describes a state this module cannot reconstruct."""
-
-    def __init__(self, message: str = "", code: str = "cannot_sample", **params: Any) -> None:
-        super().__init__(message, code, **params)
-
-
-def _ids(text: str) -> tuple[int, ...]:
-    """Card ids of view card text (cards as the view writes them: colour cards too)."""
-    out = []
-    for x in text.split():
-        c = _TEXT_ID.get(x)
-        out.append(card_id(Card.parse(x)) if c is None else c)
-    return tuple(out)
 
 
 # ---------------------------------------------------------------------- dealing under bounds
@@ -204,16 +187,6 @@ def _follow_bounds(
     if level == 3:  # a triple + singles: no other pair
         return [([c for c in kinds if shown.get(c, 0) < 3], 1)]
     return []
-
-
-@cache
-def _pack(decks: int, colours: bool) -> tuple[int, ...]:
-    """Copies of each card id in the packs (colour cards with ``two_colours``)."""
-    out = [0] * NUM_IDS
-    for card in packs(decks):
-        c = card_id(card)
-        out[COLOUR_ID[c] if colours else c] += 1
-    return tuple(out)
 
 
 _BLANKS: dict[str, Shengji] = {}
@@ -670,10 +643,20 @@ class WorldSampler:
         return tuple(out)
 
 
-def sample_world(view: Mapping[str, Any], rng: random.Random) -> Shengji:
-    """A game in the state ``view`` (a seat's view during play) describes, the cards it
-    hides dealt at random consistently with the hand's public facts (module doc).
+def world_sampler(view: Mapping[str, Any]) -> Any:
+    """The sampler of the view's phase: :class:`WorldSampler` in the trick play, a
+    :class:`~paiju.shengji.worlds_deal.DealSampler` in the deal and the burial."""
+    if view.get("phase") in ("deal", "bury", "steal"):
+        return DealSampler(view)
+    return WorldSampler(view)
 
-    To sample many worlds of one view, make one :class:`WorldSampler` and call its
-    ``sample``: the inferences are drawn once. Raises :class:`CannotSample` (module doc)."""
-    return WorldSampler(view).sample(rng)
+
+def sample_world(view: Mapping[str, Any], rng: random.Random) -> Shengji:
+    """A game in the state ``view`` (a seat's view at any decision) describes, the cards it
+    hides dealt at random consistently with the hand's public facts (module doc; before
+    the play :mod:`paiju.shengji.worlds_deal`).
+
+    To sample many worlds of one view, make one sampler (:func:`world_sampler`) and call
+    its ``sample``: the inferences are drawn once. Raises :class:`CannotSample` (module doc)."""
+    world: Shengji = world_sampler(view).sample(rng)
+    return world
