@@ -141,7 +141,7 @@ def summary(t: dict[str, Any], entrants: Sequence[dict[str, Any]], hands: Sequen
         "entrants": [
             {"entrant": e["entrant"], "players": e["players"], "seed": e["seed"], "bot": e["bot"]} for e in entrants
         ],
-        "rounds": rounds,
+        "results": rounds,
         "standings": t["standings"] or [asdict(row) for row in standings(seeded, done)],
     }
 
