@@ -48,7 +48,9 @@ def wait_for(hall: Hall, tid: int, done: Callable[[dict[str, Any]], bool], timeo
         t = get(hall, tid)
         if done(t):
             return t
-        assert time.monotonic() < deadline, f"the tournament did not get there: {t['status']} round {t['current_round']}"
+        assert time.monotonic() < deadline, (
+            f"the tournament did not get there: {t['status']} round {t['current_round']}"
+        )
         time.sleep(0.2)
 
 
@@ -101,6 +103,10 @@ def test_a_swiss_tournament_of_bots_plays_through_the_hall(
     hall = Hall(server)
     tid, t = make_tournament(hall, game, rounds=2, boards=2 if game == "shuangkou" else 5, bots=8)
     assert t["status"] == "running" and len(t["entrants"]) == 8
+    late = hall.login("latecomer")
+    with hall.http(late.token) as c:
+        r = c.post(f"/api/tournaments/{tid}/register", json={"partner": late.id})
+    assert (r.status_code, r.json()["code"]) == (409, "tournament_closed")
     t = wait_for(hall, tid, lambda t: t["status"] == "finished", timeout=240)
     assert len(t["results"]) == 2
     check_finished(hall, server, t)
@@ -115,7 +121,7 @@ def test_a_restart_mid_round_resumes_the_tournament(make_server: Callable[..., S
     def some_played(t: dict[str, Any]) -> bool:
         return any(h["scores"] is not None for r in t["results"] for tab in r["tables"] for h in tab["hands"])
 
-    wait_for(hall, tid, some_played)
+    assert wait_for(hall, tid, some_played)["status"] == "running"
     server.kill9()
     before = stored_hands(server.db, tid)
     server.start()
