@@ -132,3 +132,21 @@ def test_a_restart_mid_round_resumes_the_tournament(make_server: Callable[..., S
         if b["scores"] is not None:
             assert (a["scores"], a["hand_id"]) == (b["scores"], b["hand_id"])
     check_finished(hall, server, t)
+
+
+@pytest.mark.slow
+def test_demo_tournament_starts_one_in_a_running_hall(make_server: Callable[..., ServerProcess]) -> None:
+    from typer.testing import CliRunner
+
+    from paiju.cli import app
+
+    server = make_server(args=FAST)
+    hall = Hall(server)
+    args = ["demo-tournament", "--game", "baohuang", "--entrants", "3", "--rounds", "1", "--url", server.url]
+    out = CliRunner().invoke(app, args)
+    assert out.exit_code == 0, out.output
+    tid = int(out.output.split()[1])
+    t = wait_for(hall, tid, lambda t: t["status"] == "finished")
+    assert len(t["entrants"]) == 3 and t["standings"][0]["rank"] == 1
+    bad = CliRunner().invoke(app, ["demo-tournament", "--game", "shengji", "--boards", "3", "--url", server.url])
+    assert bad.exit_code == 2 and "bad_boards" in bad.output
