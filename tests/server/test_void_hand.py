@@ -9,22 +9,19 @@ the engine is asked which seeds leave the next declarers without a declaration.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 import paiju
 from paiju.server.tables import autoplay, table
 from paiju.server.tables.table import next_options
 from paiju.server.web.app import create_app
 
-from .harness import Client, Hall, free_port, is_my_turn
-from .test_in_process import InProcess
+from .conftest import served
+from .harness import Client, Hall, is_my_turn
 from .test_newcomer import sit_with
 
 
@@ -53,23 +50,13 @@ def play_by_hints(c: Client, hands: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-def hall_and_seeds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Hall, Any, list[int]]]:
+def hall_and_seeds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[tuple[Hall, Any, list[int]]]:
     seeds = [1]
     monkeypatch.setattr(table, "new_seed", lambda: seeds[0])
     monkeypatch.setattr(autoplay, "new_seed", lambda: seeds[0])
     app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0.0, rate=1000, deal_step=0.001)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the in-process hall did not start"
-        time.sleep(0.05)
-    try:
-        yield Hall(InProcess(server.config.port, app)), app, seeds  # type: ignore[arg-type]
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    with served(app) as hall:
+        yield Hall(hall), app, seeds
 
 
 @pytest.mark.slow  # a whole hand played first: ~13 s (make test-slow)
