@@ -113,7 +113,12 @@ def test_a_swiss_tournament_of_bots_plays_through_the_hall(
 
 
 @pytest.mark.slow
-def test_a_restart_mid_round_resumes_the_tournament(make_server: Callable[..., ServerProcess]) -> None:
+@pytest.mark.parametrize("rooms_made", [True, False])
+def test_a_restart_mid_round_resumes_the_tournament(
+    make_server: Callable[..., ServerProcess], rooms_made: bool
+) -> None:
+    """Killed mid-round; ``rooms_made`` False: as if killed after the round was planned but
+    before its rooms were made (only the director's resume can go on from there)."""
     server = make_server(args=FAST)
     hall = Hall(server)
     tid, _ = make_tournament(hall, "shuangkou", rounds=2, boards=2, bots=8)
@@ -124,6 +129,15 @@ def test_a_restart_mid_round_resumes_the_tournament(make_server: Callable[..., S
     assert wait_for(hall, tid, some_played)["status"] == "running"
     server.kill9()
     before = stored_hands(server.db, tid)
+    if not rooms_made:
+        with sqlite3.connect(server.db) as c:
+            (current,) = c.execute("SELECT current_round FROM tournaments WHERE id = ?", (tid,)).fetchone()
+            where = "tournament_id = ? AND round = ?"
+            rooms = [
+                r for (r,) in c.execute(f"SELECT DISTINCT room_id FROM tournament_hands WHERE {where}", (tid, current))
+            ]
+            c.executemany("UPDATE rooms SET status = 'closed' WHERE id = ?", [(r,) for r in rooms])
+            c.execute(f"UPDATE tournament_hands SET room_id = NULL WHERE {where}", (tid, current))
     server.start()
     t = wait_for(hall, tid, lambda t: t["status"] == "finished", timeout=240)
     after = stored_hands(server.db, tid)
