@@ -164,3 +164,34 @@ def test_demo_tournament_starts_one_in_a_running_hall(make_server: Callable[...,
     assert len(t["entrants"]) == 3 and t["standings"][0]["rank"] == 1
     bad = CliRunner().invoke(app, ["demo-tournament", "--game", "shengji", "--boards", "3", "--url", server.url])
     assert bad.exit_code == 2 and "bad_boards" in bad.output
+
+
+@pytest.mark.slow
+def test_a_no_show_is_played_on_hosted_with_the_leave_penalty(make_server: Callable[..., ServerProcess]) -> None:
+    server = make_server(args=FAST)
+    hall = Hall(server)
+    alice = hall.login("alice")
+    with hall.http(alice.token) as c:
+        tid = c.post("/api/tournaments", json={"game": "baohuang", "rounds": 1, "boards": 5}).json()["id"]
+        assert c.post(f"/api/tournaments/{tid}/register", json={}).status_code == 200
+        r = c.post(f"/api/tournaments/{tid}/start", json={"bots": 2})
+        assert r.status_code == 200, r.text
+    t = wait_for(hall, tid, lambda t: t["status"] == "finished")
+    hands = stored_hands(server.db, tid)
+    assert len(hands) == 5
+    for h in hands:  # alice sits where the plan puts her, every hand, and never came: 托管
+        seating = orjson.loads(h["seating"])
+        seat = next(i for i, s in enumerate(seating) if s["player"] == alice.id)
+        with hall.http() as c:
+            record = c.get(f"/api/rooms/{h['room_id']}/hands/{h['seq'] + 1}").json()
+        assert record["seed"] == h["seed"]
+        with sqlite3.connect(server.db) as c:
+            mine = [
+                x
+                for (x,) in c.execute("SELECT hosted FROM actions WHERE hand_id = ? AND seat = ?", (h["hand_id"], seat))
+            ]
+        assert mine and all(mine), "the no-show's seat was not played by 托管"
+    with sqlite3.connect(server.db) as c:
+        penalties = c.execute("SELECT COUNT(*) FROM penalties WHERE player_id = ?", (alice.id,)).fetchone()[0]
+    assert penalties == 5
+    assert {row["entrant"] for row in t["standings"]} == {e["entrant"] for e in t["entrants"]}
