@@ -181,7 +181,9 @@ class HallCluster:
             cmd += [*loopback_limits(), *extra]
             self.procs.append(self._start(cmd, f"{name}.log"))
         workers = [(n, "127.0.0.1", p) for n, p in zip(self.names, self.ports)]
-        config = haproxy_config(workers, bind=("127.0.0.1", self.port), stats=("127.0.0.1", self.stats_port))
+        config = haproxy_config(  # every client comes from loopback: no per-address cap
+            workers, bind=("127.0.0.1", self.port), stats=("127.0.0.1", self.stats_port), conns_per_address=None
+        )
         self.cfg.write_text(config, encoding="utf-8")
 
     def measure_baseline(self) -> dict[str, float]:

@@ -114,6 +114,7 @@ def open_invite_dialog(page: Page) -> None:
     expect(page.get_by_test_id("invite-dialog")).to_be_visible()
 
 
+@pytest.mark.slow  # the invitation's page asks every 8 s: ~15 s (make test-slow)
 @pytest.mark.parametrize("size", SIZES[:2])
 def test_a_friend_is_invited_from_the_table_and_the_seat_menu_mutes_and_blocks(
     server: HallServer, new_page: Callable[..., Page], size: tuple[int, int]

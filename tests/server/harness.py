@@ -37,6 +37,7 @@ SUITE_LIMITS = {
     "rooms_per_player": 10_000,
     "rooms_per_minute": 1e6,
     "replays_per_minute": 1e6,
+    "guests_per_minute": 1e6,
 }
 RATE, BURST = 18.0, 30  # what a client sends at most (the server allows 20 per second, bursts of 40)
 CRASH = re.compile(r"Traceback|Exception in ASGI|failed on")  # a server log line of an unhandled error

@@ -79,7 +79,7 @@ def test_behind_https_the_cookie_is_secure(hall: Hall) -> None:
         r = c.post(
             "/api/register",
             json={"username": "behind_tls", "password": PASSWORD},
-            headers={"X-Forwarded-Proto": "https"},
+            headers={"X-Forwarded-Proto": "https", "Origin": hall.url.replace("http://", "https://")},  # its page's
         )
     assert r.status_code == 200, r.text
     cookie = r.headers["set-cookie"].lower()
@@ -258,7 +258,8 @@ def test_a_guest_who_registers_keeps_its_player_and_its_hands(hall: Hall) -> Non
     after = profile(hall, guest.id)
     assert not after["player"]["guest"] and after["player"]["beans"] == 1000
     assert after["hands"]["items"] == before["hands"]["items"]
-    assert me(hall, guest.token)["username"] == "was_a_guest"  # type: ignore[index]
+    assert me(hall, p.token)["username"] == "was_a_guest"  # type: ignore[index]
+    assert me(hall, guest.token) is None  # registering ends the guest's session (issue 34)
     r = post(hall, p.token, "/api/register", {"username": "twice_over", "password": PASSWORD})
     assert r.status_code == 400 and r.json()["code"] == "already_account"
 

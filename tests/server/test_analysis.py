@@ -37,7 +37,7 @@ def play_shuangkou(hall: Hall, p: Player) -> str:
 
 def ask(hall: Hall, p: Player | None, path: str, method: str = "GET") -> httpx.Response:
     with hall.http(p.token if p else None) as c:
-        return c.request(method, path)
+        return c.request(method, path, json={} if method == "POST" else None)  # the page always sends JSON
 
 
 def until_done(hall: Hall, path: str, seen: list[dict[str, Any]], timeout: float = 60) -> dict[str, Any]:

@@ -252,7 +252,7 @@ def test_moderation_reaches_the_worker_that_plays_the_room(cluster: Cluster) -> 
         assert where is not None
         other = next(w for w in cluster.workers if w is not cluster.worker(where))
         t0 = time.monotonic()
-        assert Hall(other).http(victim.token).post("/api/logout").status_code == 200
+        assert Hall(other).http(victim.token).post("/api/logout", json={}).status_code == 200
         assert closed(watch, 2.0)["params"] == {"why": "logout"} and time.monotonic() - t0 < 2.5
     finally:
         watch.close()

@@ -12,10 +12,12 @@ from collections import Counter
 from typing import Any
 
 import httpx
+import pytest
 
 from paiju.server.tables.competition import drawn_by_lot
 
 from .harness import Client, Hall, act_policy, first_legal, is_my_turn, sit_with_bots
+from .test_newcomer import sit_with
 
 
 def occupants(room: dict[str, Any]) -> Counter[tuple[Any, Any]]:
@@ -83,6 +85,7 @@ def test_a_competition_room_draws_seats_refuses_hints_and_keeps_the_seats(hall: 
         assert c.until(lambda m: m["type"] == "error")["code"] == "seat_locked"
 
 
+@pytest.mark.slow  # a hand played first: ~16 s (make test-slow)
 def test_a_competitor_gone_between_hands_is_dealt_in_on_hosted_with_the_penalty(start_server: Any) -> None:
     """Between two hands of a competition match the countdown does not stand the absent up:
     the next hand starts and he leaves it as at a leave (托管 and the leave penalty)."""
@@ -112,3 +115,38 @@ def test_a_competitor_gone_between_hands_is_dealt_in_on_hosted_with_the_penalty(
         was = next(s["seat"] for s in first["room"]["seats"] if s["player_id"] == p.id)
         assert mine["seat"] == was  # the seats are kept for the match
         assert m["room"]["standings"][was] == first["room"]["standings"][was] - 40  # the leave penalty
+
+
+def test_the_referee_sees_every_hand_live_and_pauses_the_table(hall: Hall) -> None:
+    """The competition room's creator, watching, is its referee 裁判: every hand face up,
+    live; he pauses (nobody acts, no clock) and resumes. A player or another spectator
+    never gets the hands and may not pause."""
+    referee, player, other = hall.login("referee"), hall.login("competitor 2"), hall.login("onlooker")
+    with hall.http(referee.token) as h:
+        r = h.post("/api/rooms", json={"name": "cup", "game": "shuangkou", "options": {"competition": True}})
+    rid = r.json()["id"]
+    with hall.connect(rid, player) as c, hall.connect(rid, referee) as ref, hall.connect(rid, other) as w:
+        sit_with(c, 4, "hosted")
+        c.send({"type": "start"})
+        m = c.my_turn(60)
+        assert "hands" not in m["view"] and "referee" not in m
+        live = ref.until_update(lambda x: x["view"] is not None and x["turn"] == m["turn"])
+        assert live["referee"] is True and len(live["view"]["hands"]) == 4
+        assert live["view"]["hands"][m["seat"]] == m["view"]["hand"]  # face up, as the player holds them
+        w.send({"type": "pause"})
+        assert w.until(lambda x: x["type"] == "error")["code"] == "not_referee"
+        c.send({"type": "pause"})
+        assert c.until(lambda x: x["type"] == "error")["code"] == "not_referee"
+        ref.send({"type": "pause"})
+        paused = c.until_update(lambda x: x["room"]["paused"])
+        assert paused["deadline"] is None  # no clock runs
+        legal = m["view"]["legal_actions"]
+        c.act("pass" if "pass" in legal else legal[0], m["turn"])
+        assert c.until(lambda x: x["type"] == "error")["code"] == "table_paused"
+        ref.send({"type": "resume"})
+        resumed = c.until_update(lambda x: not x["room"]["paused"])
+        assert resumed["deadline"] is not None and resumed["turn"] == m["turn"]
+        c.act("pass" if "pass" in legal else legal[0], m["turn"])
+        c.until_update(lambda x: x["turn"] > m["turn"])
+    for seen in w.messages:
+        assert "hands" not in str(seen.get("view") or {})

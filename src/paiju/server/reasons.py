@@ -22,6 +22,7 @@ _hall_reasons(
     no_name="choose a name first",
     no_such_room="there is no such room",
     refused_origin="this page may not act in the hall",
+    json_only="send the body as application/json",
     too_many_connections="too many connections: close another tab first",
     unavailable="the hall cannot reach its database right now; try again in a moment",
     save_failed="the hall cannot save right now; your move was not taken — try again",
@@ -47,6 +48,9 @@ _hall_reasons(
     start_beans_pending="your start beans come after {hands} more scored hands",
     # replays and analysis (replays.py, analysis_jobs.py)
     too_many_replays="too many replays: try again in a minute",
+    replays_busy="the hall is building many replays already: try again soon",
+    too_many_guests="too many new guests from your address: try again in a minute",
+    analysis_address="{count} analyses asked from your address are still running: wait for one to finish",
     analysis_busy="the hall is analysing {jobs} hands already: try again in a minute",
     analysis_yours="your analysis of another hand is still running: wait for it to finish",
     bad_own_multiplier="your own multiplier is 1 to 4, set between hands in a room that allows it",
@@ -79,10 +83,12 @@ _hall_reasons(
     # rooms (HTTP)
     unknown_game="there is no game {game}",
     bad_room_options="the room options are not valid: {detail}",
+    bad_room_name="a room's name may not contain invisible or control characters ({char})",
     bad_turn_timeout="the turn timeout is between 1 and 600 seconds",
     too_many_rooms="you have {count} open rooms already: play in one, or wait until an empty one closes",
     rooms_too_fast="too many new rooms: at most {count} a minute",
     bad_value="{where} is not a value the hall takes",
+    bad_param="{name} is a whole number from {min} to {max}",
     bad_name="a name is 1-{max} visible characters",
 )
 
@@ -125,6 +131,8 @@ _hall_reasons(
     # competition mode 比赛 (tables/competition.py)
     no_hint_in_competition="no hints in a competition room (不许提示)",
     seat_locked="the seats are kept until the match ends (比赛过程中不许换座位)",
+    not_referee="only the competition's referee pauses and resumes the table",
+    table_paused="the referee paused the table: wait until it resumes",
     invite_self="you cannot invite yourself",
     invite_not_friend="you invite the players you follow",
     invite_blocked="you cannot invite this player",

@@ -10,7 +10,7 @@
 
 import * as api from "./api.js";
 import { t, label } from "./i18n.js";
-import { copyInvite, friends } from "./social.js";
+import { copyInvite, followingList, presence } from "./social.js";
 import { reasonText } from "./table/text.js";
 import { h, toast } from "./ui.js";
 
@@ -35,40 +35,21 @@ export function inviteDialog(roomId, { creator, room }) {
   const onKey = (/** @type {KeyboardEvent} */ e) => {
     if (e.key === "Escape") close();
   };
-  const list = h("div", { class: "friends-list", "data-testid": "invite-friends" }, h("div", { class: "muted" }, "…"));
-  friends().then((got) => {
-    if (!got || got.guest) {
-      list.replaceChildren(h("div", { class: "muted" }, t("reason.register_to_follow")));
-      return;
-    }
-    if (!got.following.length) {
-      list.replaceChildren(h("div", { class: "muted" }, t("no_friends")));
-      return;
-    }
-    const rows = [...got.following].sort((a, b) => Number(b.online) - Number(a.online));
-    list.replaceChildren(
-      ...rows.map((f) => {
-        const send = /** @type {HTMLButtonElement} */ (h("button", { class: "small", "data-testid": `invite-friend-${f.id}` }, t("invite_send")));
-        send.addEventListener("click", async () => {
-          send.disabled = true;
-          try {
-            await api.postJSON(`${path}/invite`, { player: f.id });
-            send.textContent = t("invite_sent");
-          } catch (err) {
-            refused(err);
-            send.disabled = false;
-          }
-        });
-        return h(
-          "div",
-          { class: "friend-row" },
-          h("span", { class: "presence " + (f.online ? "on" : "off"), title: t(f.online ? "online" : "offline") }, f.online ? "●" : "○"),
-          h("span", {}, f.name),
-          send,
-        );
-      }),
-    );
-  });
+  const invite = (/** @type {any} */ f) => {
+    const send = /** @type {HTMLButtonElement} */ (h("button", { class: "small", "data-testid": `invite-friend-${f.id}` }, t("invite_send")));
+    send.addEventListener("click", async () => {
+      send.disabled = true;
+      try {
+        await api.postJSON(`${path}/invite`, { player: f.id });
+        send.textContent = t("invite_sent");
+      } catch (err) {
+        refused(err);
+        send.disabled = false;
+      }
+    });
+    return h("div", { class: "friend-row" }, presence(f), h("span", {}, f.name), send);
+  };
+  const list = followingList(invite, "invite-friends");
   const card = h(
     "div",
     { class: "confirm-card form-card invite-card" },

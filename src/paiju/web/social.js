@@ -3,7 +3,7 @@
 // the friends list, a room's invitation link 邀请 (copied), the invitation link opened
 // (#/room/{id}?invite=…: the hall admits and seats the friend), a password room's prompt,
 // the join-by-code box, and muting one player's chat at one table (this page only).
-// Exports: follow, block, friends, relationButtons, copyInvite, acceptInvite, askPassword,
+// Exports: follow, block, friends, followingList, presence, relationButtons, copyInvite, acceptInvite, askPassword,
 // joinByCode, isMuted, toggleMute.
 
 import * as api from "./api.js";
@@ -56,6 +56,37 @@ export async function friends() {
   } catch {
     return null;
   }
+}
+
+/**
+ * The players followed, online first, each drawn by `row`, filled when the list arrives; a
+ * guest is asked to register (follows are stored per account).
+ * @param {(f: any) => HTMLElement} row
+ * @param {string} testid
+ * @returns {HTMLElement}
+ */
+export function followingList(row, testid) {
+  const list = h("div", { class: "friends-list", "data-testid": testid }, h("div", { class: "muted" }, "…"));
+  friends().then((got) => {
+    if (!got || got.guest) {
+      list.replaceChildren(h("div", { class: "muted" }, t("reason.register_to_follow")));
+      return;
+    }
+    if (!got.following.length) {
+      list.replaceChildren(h("div", { class: "muted" }, t("no_friends")));
+      return;
+    }
+    list.replaceChildren(...[...got.following].sort((a, b) => Number(b.online) - Number(a.online)).map(row));
+  });
+  return list;
+}
+
+/**
+ * A friend's presence dot.
+ * @param {any} f
+ */
+export function presence(f) {
+  return h("span", { class: "presence " + (f.online ? "on" : "off"), title: t(f.online ? "online" : "offline") }, f.online ? "●" : "○");
 }
 
 /**

@@ -244,7 +244,7 @@ def users_tx(c: Connection, q: str, offset: int, limit: int) -> dict[str, Any]:
     if q:
         pattern = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         conds: list[Any] = [players.c.name.ilike(pattern, escape="\\"), players.c.username.ilike(pattern, escape="\\")]
-        if q.isdigit():
+        if q.isascii() and q.isdigit() and len(q) <= 15:  # an id the database's integers hold
             conds.append(players.c.id == int(q))
         where.append(or_(*conds))
     total = int(c.execute(select(func.count()).select_from(players).where(*where)).scalar_one())

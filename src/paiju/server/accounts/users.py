@@ -15,6 +15,7 @@ and ``-``, 2 to 20 characters.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 import unicodedata
@@ -84,7 +85,11 @@ def needs_rehash(stored: str) -> bool:
 @dataclass
 class LoginLimiter:
     """Failed logins allowed per user name and per address in a sliding window; past
-    them a login is refused without looking at the password (``login_too_fast``)."""
+    them a login is refused without looking at the password (``login_too_fast``).
+
+    An attempt is counted when it starts (:meth:`attempt`, before the costly hash), not
+    when it fails: concurrent guesses cannot all pass the check while none has finished.
+    A login that succeeds is taken back off the address and clears the name."""
 
     per_name: int = 5
     per_address: int = 20
@@ -110,16 +115,29 @@ class LoginLimiter:
                 wait = max(1, int(q[0] + self.window - now) + 1)
                 raise IllegalAction(f"too many failed logins: try again in {wait} s", "login_too_fast", seconds=wait)
 
-    def failed(self, username: str, address: str) -> None:
+    def attempt(self, username: str, address: str) -> float:
+        """Check, then count this attempt as failed until :meth:`succeeded` says otherwise
+        (no await between the two: the event loop runs it whole). Returns its stamp."""
+        self.check(username, address)
+        return self.failed(username, address)
+
+    def failed(self, username: str, address: str) -> float:
         now = time.monotonic()
         for key in (("name", username), ("address", address)):
             self._failures.setdefault(key, deque()).append(now)
         if len(self._failures) > 100_000:  # a flood of names: forget the oldest rather than grow
             for key in list(self._failures)[:50_000]:
                 del self._failures[key]
+        return now
 
-    def succeeded(self, username: str) -> None:
+    def succeeded(self, username: str, address: str | None = None, stamp: float | None = None) -> None:
+        """A right password: the name's failures are forgotten, and the attempt counted
+        for ``address`` at ``stamp`` is taken back."""
         self._failures.pop(("name", username), None)
+        q = self._failures.get(("address", address)) if address is not None else None
+        if q is not None and stamp is not None:
+            with contextlib.suppress(ValueError):
+                q.remove(stamp)
 
 
 # ---------------------------------------------------------------------- in the store (writer thread)
@@ -135,8 +153,8 @@ def register_tx(
     per_hour: int | None = None,
     start_after_hands: int = 0,
 ) -> dict[str, Any] | None:
-    """A new account, or the guest ``guest`` made one (its player, history and rating kept);
-    its first session, and its starting beans once it has finished ``start_after_hands``
+    """A new account, or the guest ``guest`` made one (its player, history and rating kept;
+    its guest sessions end); its first session, and its starting beans once it has finished ``start_after_hands``
     scored hands (at once when 0; the hands of the guest count). None: the user name is
     taken; ``{"too_many": n}``: ``address`` registered ``n`` ≥ ``per_hour`` accounts in the
     last hour (counted in the store, so across workers and restarts). Either way nothing is
@@ -163,6 +181,7 @@ def register_tx(
     else:
         pid = guest
         c.execute(update(players).where(players.c.id == pid).values(**values))
+        db.revoke_sessions_tx(c, pid)  # the guest's cookies end: only the account's new session logs in
     token = db.new_session_tx(c, pid, address)
     grant_start_tx(c, pid, BeanSettings(start=start_beans, start_after_hands=start_after_hands))
     return {"id": pid, "name": name, "username": username, "token": token}

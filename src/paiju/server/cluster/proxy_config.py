@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+CONNS_PER_ADDRESS = 256  # as a worker's own http_conns_per_address (throttle.Limits)
+
 
 def haproxy_config(
     workers: Sequence[tuple[str, str, int]],
@@ -32,11 +34,22 @@ def haproxy_config(
     check_every_ms: int = 500,
     stats: tuple[str, int] | None = None,
     log: bool = False,
+    conns_per_address: int | None = CONNS_PER_ADDRESS,
 ) -> str:
     """HAProxy's configuration for ``workers`` (name, host, port), listening on ``bind``.
     ``log``: each request logged to the log address of the ``global`` section — Debian's
     haproxy.cfg, read before this file, has one; this file's own ``defaults`` section would
-    otherwise drop Debian's ``log global`` and ``option httplog`` (docs/deploy.md)."""
+    otherwise drop Debian's ``log global`` and ``option httplog`` (docs/deploy.md).
+    ``conns_per_address``: connections one client address may hold open, half-open ones
+    too (the workers trust the proxy's address and cap nobody behind it; None: no cap)."""
+    capped = (
+        "    # one address holds at most this many connections (half-open ones too): the workers cap nobody behind us\n"
+        "    stick-table type ip size 1m expire 60s store conn_cur\n"
+        "    tcp-request connection track-sc0 src\n"
+        f"    tcp-request connection reject if {{ sc0_conn_cur gt {conns_per_address} }}\n"
+        if conns_per_address is not None
+        else ""
+    )
     logging = "    log global\n    option httplog\n    option dontlognull\n" if log else ""
     checked = "\n".join(
         f"    server {name} {host}:{port} check inter {check_every_ms}ms fall 2 rise 2 on-marked-down shutdown-sessions"
@@ -74,7 +87,7 @@ defaults
 
 frontend hall
     bind {bind[0]}:{bind[1]}
-    http-request del-header X-Forwarded-For     # only the proxy says where a player is
+{capped}    http-request del-header X-Forwarded-For     # only the proxy says where a player is
     # the room a request is about: /ws/ROOM and /api/rooms/ROOM/...
     http-request set-var(txn.room) path,field(3,/) if {{ path_beg /ws/ }}
     http-request set-var(txn.room) path,field(4,/) if {{ path_beg /api/rooms/ }} {{ path,field(4,/) -m found }}

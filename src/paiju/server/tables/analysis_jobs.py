@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +40,7 @@ Key = tuple[str, int, int]
 class AnalysisSettings:
     budget: float = analysis.SECONDS  # seconds of search per decision
     jobs: int = 4  # analyses waiting or running at once in the hall
+    per_address: int = 2  # of them asked from one address: guests cost nothing to make, addresses do
     workers: int = 1  # processes judging decisions
 
 
@@ -47,6 +48,7 @@ class AnalysisSettings:
 class Job:
     key: Key
     owner: int
+    address: str | None = None
     state: str = "queued"  # queued | running | failed
     done: int = 0
     total: int = 0
@@ -57,6 +59,27 @@ class Job:
         if self.state == "failed":
             return {"state": "failed", "error": self.error}
         return {"state": self.state, "done": self.done, "total": self.total}
+
+
+def refusal(jobs: Iterable[Job], owner: int, address: str | None, settings: AnalysisSettings) -> IllegalAction | None:
+    """Why ``owner`` from ``address`` may not start one more analysis now (None: he may):
+    one at a time per player, ``settings.jobs`` in the hall, ``settings.per_address`` per
+    address — so a few guests made on one address cannot take every slot."""
+    active = [j for j in jobs if j.state != "failed"]
+    if any(j.owner == owner for j in active):
+        return IllegalAction("your analysis of another hand is still running", code="analysis_yours")
+    if len(active) >= settings.jobs:
+        return IllegalAction(
+            f"the hall is analysing {len(active)} hands already", code="analysis_busy", jobs=len(active)
+        )
+    mine = sum(j.address == address for j in active) if address is not None else 0
+    if mine >= settings.per_address:
+        return IllegalAction(
+            f"{mine} analyses asked from your address are still running: wait for one to finish",
+            code="analysis_address",
+            count=mine,
+        )
+    return None
 
 
 class Analyses:
@@ -84,21 +107,21 @@ class Analyses:
             return {"state": "done", "analysis": kept["result"]}
         return {"state": "none"}
 
-    async def start(self, key: Key, owner: int, record: Mapping[str, Any]) -> dict[str, Any]:
+    async def start(
+        self, key: Key, owner: int, record: Mapping[str, Any], address: str | None = None
+    ) -> dict[str, Any]:
         """Start the analysis of ``key`` for player ``owner`` (unless it is made or being
         made); raises IllegalAction when the hall or the player has enough running."""
         now = await self.state(key)
         if now["state"] in ("done", "queued", "running"):
             return now
         self.jobs.pop(key, None)  # a failed one is tried again
-        if any(j.owner == owner and j.state != "failed" for j in self.jobs.values()):
-            raise IllegalAction("your analysis of another hand is still running", code="analysis_yours")
-        active = sum(j.state != "failed" for j in self.jobs.values())
-        if active >= self.settings.jobs:
-            raise IllegalAction(f"the hall is analysing {active} hands already", code="analysis_busy", jobs=active)
+        why = refusal(self.jobs.values(), owner, address, self.settings)
+        if why is not None:
+            raise why
         rid, n, seat = key
         steps = await asyncio.to_thread(analysis.seat_actions, record, seat)  # raises for a bad seat
-        job = self.jobs[key] = Job(key, owner, total=sum(s["why"] is None for s in steps))
+        job = self.jobs[key] = Job(key, owner, address, total=sum(s["why"] is None for s in steps))
         job.task = asyncio.get_running_loop().create_task(self._run(job, dict(record), steps), name=f"analysis {key}")
         return job.answer()
 

@@ -50,6 +50,7 @@ class TableAutoplay:
     status: str
     damaged: str | None
     stalled: bool
+    paused: bool
     game: Game | None
     hand_id: int | None
     hands: list[dict[str, Any]]
@@ -85,6 +86,8 @@ class TableAutoplay:
         self._deadline = None
         game = self.game
         if self.status != "playing" or game is None or game.to_act is None or self.stalled or self.damaged:
+            return
+        if self.paused:  # the referee paused the table (competition.py): no clock runs
             return
         seat = game.to_act
         s = self.seats[seat]

@@ -11,7 +11,11 @@ mode"), after seed 003's competition rulebook:
 - a player who leaves during the match is played by 托管 and pays the leave penalty — also
   between hands: the countdown deals him in on 托管 rather than standing him up;
 - spectators see the table ``spectator_delay`` seconds late, so that none can relay the
-  cards to a player.
+  cards to a player;
+- the referee 裁判 — the room's creator when he does not play in it, or a moderator or an
+  administrator watching — sees every hand face up, live (never a player), and may pause
+  the table and resume it (``pause``, ``resume``): while paused nobody acts and no clock
+  runs; on resume the seat to act has its whole turn again.
 
 :class:`TableCompetition` is a part of :class:`~paiju.server.tables.table.Table`.
 """
@@ -43,8 +47,10 @@ class TableCompetition:
     status: str
     game: Game | None
     conns: set[Conn]
+    created_by: int | None
     _delayed: deque[tuple[float, Conn, str]]
     _delay_timer: asyncio.TimerHandle | None
+    paused: bool
 
     @property
     def competition(self) -> bool:
@@ -67,6 +73,38 @@ class TableCompetition:
     def check_may_stand(self) -> None:
         if self.seats_locked():
             raise IllegalAction("the seats are kept until the match ends (比赛过程中不许换座位)", "seat_locked")
+
+    # ------------------------------------------------------------------ the referee 裁判
+    def is_referee(self, conn: Conn) -> bool:
+        """Does ``conn`` watch a competition as its referee (the creator, not seated; or staff)?"""
+        if not self.competition or self.seat_of(conn.player["id"]) is not None:
+            return False
+        return conn.player["id"] == self.created_by or conn.player.get("role") in ("moderator", "admin")
+
+    def referee_view(self) -> dict[str, Any] | None:
+        """What the referee is shown: the public view and every seat's hand, face up."""
+        game = self.game
+        if game is None:
+            return None
+        return {**game.view(None), "hands": [game.view(s)["hand"] for s in range(game.num_players)]}
+
+    async def _on_pause(self, conn: Conn, msg: dict[str, Any]) -> None:
+        await self._set_paused(conn, True)
+
+    async def _on_resume(self, conn: Conn, msg: dict[str, Any]) -> None:
+        await self._set_paused(conn, False)
+
+    async def _set_paused(self, conn: Conn, paused: bool) -> None:
+        if not self.is_referee(conn):
+            raise IllegalAction("only the competition's referee pauses and resumes the table", "not_referee")
+        if self.paused == paused:
+            return
+        self.paused = paused
+        self.changed()  # paused: no timer is armed (autoplay.py); resumed: the seat to act's whole turn
+
+    def check_not_paused(self) -> None:
+        if self.paused:
+            raise IllegalAction("the referee paused the table: wait until it resumes", "table_paused")
 
     # ------------------------------------------------------------------ spectators, late
     def send_to_spectator(self, conn: Conn, text: str) -> None:
@@ -92,3 +130,7 @@ class TableCompetition:
     if TYPE_CHECKING:
 
         def _broadcast(self) -> None: ...
+
+        def changed(self) -> None: ...
+
+        def seat_of(self, player_id: int) -> int | None: ...

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 
 from paiju.errors import IllegalAction
 from paiju.registry import GAMES, game_class
@@ -37,9 +39,10 @@ from paiju.server.tables.access import new_access, new_code
 from paiju.server.tables.analysis_jobs import Analyses, AnalysisSettings
 from paiju.server.tables.bot_pool import BotPool
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
+from paiju.server.tables.frame_builder import FrameBuilder
 from paiju.server.tables.games_info import TOURNAMENT, check_hall_option, room_option_names, split_options
 from paiju.server.tables.hall_metrics import hall_samples
-from paiju.server.tables.limits import check_value
+from paiju.server.tables.limits import check_value, hidden_char
 from paiju.server.tables.moderation import refusable
 from paiju.server.tables.revocation import Revocation
 from paiju.server.tables.table import Table
@@ -54,8 +57,13 @@ RETRY_FIRST, RETRY_MAX = 0.05, 2.0  # seconds between probes of an unavailable d
 RECORDS_CACHED = 256  # finished hands' records kept encoded
 FRAMES_CACHED = 32  # finished hands' replay frames kept gzipped (a few to tens of KB each)
 SWEEP_EVERY = 30.0  # seconds between looks for idle rooms
+PING_EVERY, PING_TIMEOUT = 1.0, 2.0  # /healthz: seconds between queries of the database, and how long one may take
 CLOSED = ("closed", "archived")  # stored statuses of rooms no longer loaded (archived: its hands are read)
 log = logging.getLogger("paiju.hall")
+
+
+def _ping_tx(c: Any) -> None:
+    c.execute(text("SELECT 1"))
 
 
 class Hall:
@@ -80,6 +88,7 @@ class Hall:
         # the tournaments' director (paiju.server.tournaments.director) hears of each stored tournament hand
         self.on_tournament: Callable[[int], None] | None = None
         self.analyses = Analyses(self, analysis)  # 复盘 jobs in their own worker (analysis_jobs.py)
+        self.frames = FrameBuilder()  # replay frames in a worker process (frame_builder.py)
         self.beans = beans or BeanSettings()
         self.bot_pool = BotPool(bot_workers)  # where 最强 bots search, off the event loop (bot_pool.py)
         self.writer = Writer(store.engine)
@@ -91,6 +100,7 @@ class Hall:
         self.tables: dict[str, Table] = {}
         self._names: dict[int, str] = {}
         self._recovery: asyncio.Task[None] | None = None
+        self._pinged: tuple[float, bool] = (-PING_EVERY, True)  # when /healthz last asked the database, and its answer
         self._sweeper: asyncio.Task[None] | None = None
         self._lobby: tuple[float, list[dict[str, Any]]] = (-1e9, [])
         self._records: OrderedDict[tuple[str, int], bytes] = OrderedDict()
@@ -145,6 +155,7 @@ class Hall:
             if task is not None:
                 task.cancel()
         await self.analyses.close()
+        self.frames.close()
         await self.revocation.close()
         if self.cluster is not None:
             await self.cluster.close()  # gives every room up (the other workers claim them at once)
@@ -176,6 +187,20 @@ class Hall:
     def database_ok(self) -> bool:
         """Does the database take writes (no failed write is being probed for)?"""
         return self._recovery is None or self._recovery.done()
+
+    async def database_answers(self) -> bool:
+        """Does the database answer a query now? Asked at most once a second (the proxy's
+        health checks come often); a database that fails before any write does is seen."""
+        now = time.monotonic()
+        stamp, ok = self._pinged
+        if now - stamp >= PING_EVERY:
+            try:
+                await asyncio.wait_for(asyncio.to_thread(self.store.read, _ping_tx), PING_TIMEOUT)
+                ok = True
+            except (SQLAlchemyError, OSError, TimeoutError):
+                ok = False
+            self._pinged = (time.monotonic(), ok)
+        return ok
 
     def store_unavailable(self) -> None:
         """The database failed: probe it with backoff until it takes writes again."""
@@ -571,6 +596,12 @@ class Hall:
                 raise IllegalAction(f"too many new rooms: at most {per} a minute", "rooms_too_fast", count=per)
         name = " ".join((name or "").split())[:64] or f"{game} room"
         check_value(name, "the room's name")
+        hidden = hidden_char(name)
+        if hidden is not None:  # the same rule as players' names: no bidi overrides, no zero-width marks
+            code = f"U+{ord(hidden):04X}"
+            raise IllegalAction(
+                f"a room's name may not contain invisible or control characters ({code})", "bad_room_name", char=code
+            )
         bad = [seat for seat in reserved or {} if not 0 <= seat < probe.num_players]
         if bad:
             last = probe.num_players - 1

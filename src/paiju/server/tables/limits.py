@@ -75,6 +75,15 @@ MAX_NAME = 20
 _HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, bidi and zero-width marks, unassigned
 
 
+def hidden_char(text: str) -> str | None:
+    """The first invisible or misleading character of ``text`` (None: it has none).
+
+    >>> hidden_char("room\u202e1"), hidden_char("保皇 room")
+    ('\u202e', None)
+    """
+    return next((ch for ch in text if unicodedata.category(ch) in _HIDDEN), None)
+
+
 def normalize_name(name: Any) -> str:
     """A player's name as shown to everybody: NFKC, spaces collapsed, 1–20 characters and
     nothing invisible or misleading (controls, bidi overrides, zero-width characters).
@@ -90,11 +99,11 @@ def normalize_name(name: Any) -> str:
         raise IllegalAction(f"a name is text of 1-{MAX_NAME} characters", "bad_name", max=MAX_NAME)
     check_text(name, "the name")
     text = " ".join(unicodedata.normalize("NFKC", name).split())
-    for ch in text:
-        if unicodedata.category(ch) in _HIDDEN:
-            raise IllegalAction(
-                f"a name may not contain invisible or control characters (U+{ord(ch):04X})", "bad_name", max=MAX_NAME
-            )
+    ch = hidden_char(text)
+    if ch is not None:
+        raise IllegalAction(
+            f"a name may not contain invisible or control characters (U+{ord(ch):04X})", "bad_name", max=MAX_NAME
+        )
     if not 1 <= len(text) <= MAX_NAME:
         raise IllegalAction(f"a name is 1-{MAX_NAME} visible characters", "bad_name", max=MAX_NAME)
     return text

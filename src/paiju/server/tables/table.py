@@ -144,6 +144,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # the last lines said (reports keep them)
         self._delayed: deque[tuple[float, Conn, str]] = deque()  # spectators' updates sent late (competition.py)
         self._delay_timer: asyncio.TimerHandle | None = None
+        self.paused = False  # by the competition's referee (competition.py); not stored: a restart resumes
         created = row.get("created_at")
         self.created: float = created.timestamp() if created is not None else time.time()  # the lobby's order
         self.last_active = time.monotonic()  # the last connection or message (idle rooms close)
@@ -636,6 +637,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
     def _require_turn(self, seat: int, msg: dict[str, Any]) -> Game:
         """The game, when ``seat`` may act in it now (``msg``'s turn, if given, is the current one)."""
         game = self._playing()
+        self.check_not_paused()
         if game.to_act != seat:
             raise IllegalAction(f"it is not your turn: seat {game.to_act} is to act", "not_your_turn", seat=game.to_act)
         if "turn" in msg and msg["turn"] != self.turn:

@@ -24,6 +24,7 @@ class Limits:
     flood_window: float = 10.0
     conns_per_player: int = 8  # simultaneous table connections
     conns_per_address: int = 64
+    http_conns_per_address: int = 256  # open HTTP connections (not past a trusted proxy: it caps them)
     outbox_bytes: int = 1 << 20  # unread answers a connection may owe before it is closed
     rooms_per_player: int = 5  # open rooms a player created
     rooms_per_minute: float = 6.0  # rooms a player may create per minute
@@ -37,6 +38,7 @@ class Limits:
     say_gap: float = 2.0  # seconds between two quick phrases or chat lines of one connection
     say_per_minute: int = 10  # quick phrases or chat lines of one connection per minute
     replays_per_minute: float = 30.0  # replays made anew (not from the cache) per address
+    guests_per_minute: float = 30.0  # new guest players per address (bursts of as many)
 
     @classmethod
     def names(cls) -> list[str]:
@@ -76,6 +78,7 @@ class Throttle:
         self._addresses: dict[str, Bucket] = {}
         self._rooms: dict[int, Bucket] = {}
         self._replays: dict[str, Bucket] = {}
+        self._guests: dict[str, Bucket] = {}
         self.conns_of_player: defaultdict[int, int] = defaultdict(int)
         self.conns_of_address: defaultdict[str, int] = defaultdict(int)
         self._swept = time.monotonic()
@@ -104,6 +107,11 @@ class Throttle:
         rate = self.limits.replays_per_minute / 60
         return self._bucket(self._replays, address, rate, max(1.0, self.limits.replays_per_minute / 2)).take()
 
+    def guest(self, address: str) -> bool:
+        """May this address have one more guest player made?"""
+        rate = self.limits.guests_per_minute / 60
+        return self._bucket(self._guests, address, rate, max(1.0, self.limits.guests_per_minute)).take()
+
     def connect(self, player: int, address: str) -> str | None:
         """Count a new connection, or say why it is refused."""
         lim = self.limits
@@ -126,7 +134,7 @@ class Throttle:
     def _sweep(self, now: float) -> None:
         """Forget full buckets: memory stays bounded by the visitors of the last minute."""
         self._swept = now
-        tables: list[dict[Any, Bucket]] = [self._players, self._addresses, self._rooms, self._replays]
+        tables: list[dict[Any, Bucket]] = [self._players, self._addresses, self._rooms, self._replays, self._guests]
         for table in tables:
             for key in [k for k, b in table.items() if b.idle(now)]:
                 del table[key]

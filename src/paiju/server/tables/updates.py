@@ -35,6 +35,7 @@ class TableUpdates:
     status: str
     damaged: str | None
     conns: set[Conn]
+    paused: bool
     game: Game | None
     hand_id: int | None
     hands: list[dict[str, Any]]
@@ -71,6 +72,10 @@ class TableUpdates:
         def competition(self) -> bool: ...
 
         def send_to_spectator(self, conn: Conn, text: str) -> None: ...
+
+        def is_referee(self, conn: Conn) -> bool: ...
+
+        def referee_view(self) -> dict[str, Any] | None: ...
 
     def room_info(self) -> dict[str, Any]:
         names = self.hall.player_names([s["player"] for s in self.seats if s["player"] is not None])
@@ -119,6 +124,7 @@ class TableUpdates:
             "beans": {**{k: self.room_options[k] for k in BEAN_OPTIONS}, "hand_cost": self.hand_cost},
             **self.access_info(),  # private, password (a flag), code, reserved seats (access.py)
             "competition": self.competition,  # 比赛: seats by lot and kept, no hints, spectators late (competition.py)
+            "paused": self.paused,  # by the competition's referee
         }
 
     def _hands_named(self) -> list[dict[str, Any]]:
@@ -168,9 +174,16 @@ class TableUpdates:
         views: dict[int | None, dict[str, Any] | None] = {}
         trackers: dict[int | None, Any] = {}
         played: list[Any] = []  # the cards played, counted once for every seat (they are public)
-        texts: dict[tuple[int | None, int], str] = {}
+        texts: dict[Any, str] = {}
         for conn in list(self.conns):
             seat = self.seat_of(conn.player["id"])
+            if seat is None and self.competition and self.is_referee(conn):  # face up, live (competition.py)
+                if "referee" not in texts:
+                    blank = {"type": "update", "room": room, "seat": None, "turn": self.turn, "deadline": deadline}
+                    texts["referee"] = encode({**blank, "events_from": 0, "view": self.referee_view(), "referee": True})
+                conn.send(texts["referee"])
+                conn.hand_id, conn.events_sent = None, 0  # the whole log every time
+                continue
             if seat not in views:
                 views[seat] = game.view(seat) if game is not None else None
                 trackers[seat] = self._tracker(seat, views[seat], played)

@@ -22,7 +22,7 @@ from paiju.server.accounts import moderation, reports
 from paiju.server.cluster.shared import PRIVATE
 from paiju.server.tables.cluster_rooms import RoomBusy
 from paiju.server.tables.hall import Hall
-from paiju.server.web.answers import HttpError, error, json_body
+from paiju.server.web.answers import HttpError, error, json_body, whole
 
 MAX_PAGE = 200
 STATUS = {  # the HTTP status of a refusal, by its reason code (others: 400)
@@ -81,14 +81,7 @@ class AdminApi:
 
     @staticmethod
     def _page(req: Request) -> tuple[int, int]:
-        try:
-            offset = int(req.query_params.get("offset", 0))
-            limit = int(req.query_params.get("limit", 50))
-        except ValueError:
-            raise HttpError(400, "offset and limit are whole numbers") from None
-        if offset < 0 or not 1 <= limit <= MAX_PAGE:
-            raise HttpError(400, f"offset is 0 or more and limit 1-{MAX_PAGE}")
-        return offset, limit
+        return whole(req.query_params, "offset", 0, 0), whole(req.query_params, "limit", 50, 1, MAX_PAGE)
 
     def _read(self, fn: Callable[..., Any], *args: Any) -> Awaitable[Any]:
         return asyncio.to_thread(self.hall().store.read, fn, *args)
@@ -134,7 +127,7 @@ class AdminApi:
     async def close_report(self, req: Request) -> Response:
         actor = await self._actor(req, "reports")
         body = await self._body(req)
-        rid = req.path_params["report"]
+        rid = whole(req.path_params, "report", None, 1)
         try:
             outcome = moderation.check_reason(body.get("outcome"))
             got = await self.hall().decide(lambda c: reports.close_report_tx(c, actor, rid, outcome))
@@ -152,7 +145,8 @@ class AdminApi:
     async def user(self, req: Request) -> Response:
         await self._actor(req, "users")
         try:
-            return JSONResponse(await self._read(moderation.user_detail_tx, req.path_params["player"]))
+            pid = whole(req.path_params, "player", None, 1)
+            return JSONResponse(await self._read(moderation.user_detail_tx, pid))
         except IllegalAction as e:
             return self._refused(e)
 
@@ -164,7 +158,7 @@ class AdminApi:
             return error(f"no such action {action[:32]!r}: role, ban, unban, mute or grant", 404)
         actor = await self._actor(req, needs)
         body = await self._body(req)
-        pid, h = req.path_params["player"], self.hall()
+        pid, h = whole(req.path_params, "player", None, 1), self.hall()
         try:
             reason = moderation.check_reason(body.get("reason"))
             if action == "role":
@@ -245,7 +239,5 @@ class AdminApi:
     async def audit(self, req: Request) -> Response:
         await self._actor(req, "audit")
         offset, limit = self._page(req)
-        player = req.query_params.get("player")
-        if player is not None and not player.isdigit():
-            return error("player is a player's id")
-        return JSONResponse(await self._read(moderation.audit_page_tx, offset, limit, int(player) if player else None))
+        player = whole(req.query_params, "player", None, 1) if req.query_params.get("player") else None
+        return JSONResponse(await self._read(moderation.audit_page_tx, offset, limit, player))

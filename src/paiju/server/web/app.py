@@ -32,13 +32,13 @@ from paiju.server import log_context, metrics
 from paiju.server import reasons as _reasons  # noqa: F401 - registers the hall's reason codes
 from paiju.server.accounts import moderation, profile, settlement, social
 from paiju.server.accounts import users as accounts
+from paiju.server.accounts.hashing import hashing
 from paiju.server.accounts.settlement import BeanSettings
 from paiju.server.cluster.shared import RedisUnavailable
 from paiju.server.store import db
 from paiju.server.store.db import Store
 from paiju.server.store.records import DamagedHand, stored_record
 from paiju.server.store.writer import StoreError, Write
-from paiju.server.tables import replays
 from paiju.server.tables.analysis_jobs import AnalysisSettings
 from paiju.server.tables.cluster_rooms import ClusterSettings, RoomBusy
 from paiju.server.tables.connection import UNEXPECTED, Conn, unexpected
@@ -52,12 +52,15 @@ from paiju.server.tables.tournament_table import BOARD_PAUSE
 from paiju.server.tournaments.director import Director
 from paiju.server.web import collector
 from paiju.server.web.admin_api import AdminApi
-from paiju.server.web.answers import COOKIE, TOKEN_TEXT, HttpError
+from paiju.server.web.answers import COOKIE, TOKEN_TEXT, HttpError, server_error
 from paiju.server.web.answers import address as _address
 from paiju.server.web.answers import error as _error
 from paiju.server.web.answers import json_body as _json_body
 from paiju.server.web.answers import refuse as _refuse
 from paiju.server.web.answers import request_token as _token
+from paiju.server.web.answers import room_id as _room_id
+from paiju.server.web.answers import whole as _whole
+from paiju.server.web.gate import Gate
 from paiju.server.web.origin import OriginPolicy, SecurityHeaders
 from paiju.server.web.protocol import ProtocolError, parse_client_message
 from paiju.server.web.social_api import SocialApi
@@ -70,19 +73,16 @@ UNAVAILABLE = "the hall cannot reach its database right now; nothing was changed
 OTHERS_UNAVAILABLE = "the hall cannot reach its other servers right now — try again in a moment"
 START_WAIT = 60.0  # seconds the hall waits for its database at start-up
 MAX_PAGE = 200
+MAX_SEAT = 15  # seats are numbered from 0; no game has more than a few
 
 
-def _encoded_frames(
-    record: Any, seat: int, seats: list[dict[str, Any]] | None, room: dict[str, Any] | None = None
-) -> bytes:
-    """The replay frames of ``record`` from ``seat`` (and the ``room`` it was played in),
-    as gzipped JSON (raises IllegalAction)."""
-    try:
-        return gzip.compress(orjson.dumps({**replays.frames(record, seat, seats=seats), "room": room}), 5)
-    except IllegalAction:
-        raise
-    except (KeyError, TypeError, ValueError) as e:  # a record whose setup the engine cannot take
-        raise IllegalAction(f"not a paiju game record: {e}", code="bad_record") from None
+def _page(req: Request, limit: int) -> tuple[int, int]:
+    """``?offset=`` (0 or more) and ``?limit=`` (1 to MAX_PAGE) of a paged list."""
+    return _whole(req.query_params, "offset", 0, 0), _whole(req.query_params, "limit", limit, 1, MAX_PAGE)
+
+
+def _hand_number(req: Request) -> int:
+    return _whole(req.path_params, "number", None, 1)
 
 
 def _too_many_registrations(count: int) -> JSONResponse:
@@ -133,7 +133,7 @@ def create_app(
         return await asyncio.to_thread(hall().store.player_by_token, token)
 
     def same_origin(req: Request) -> None:
-        why = policy.refuses(req.headers)
+        why = policy.refuses(req.headers, req.url.scheme)
         if why:
             raise HttpError(403, why)
 
@@ -175,7 +175,7 @@ def create_app(
         count = await asyncio.to_thread(hall().store.read, accounts.registrations_tx, address)
         if count >= beans.registrations_per_hour:  # before the costly hash; the write checks again
             return _too_many_registrations(count)
-        hashed = await asyncio.to_thread(accounts.hash_password, body["password"])
+        hashed = await hashing(accounts.hash_password, body["password"])
         guest = p["id"] if p else None
 
         def run(c: Any) -> dict[str, Any] | None:
@@ -208,22 +208,19 @@ def create_app(
             password = body.get("password")
             if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
                 raise IllegalAction("wrong user name or password", "wrong_login")
-            login_limiter.check(username, address)
+            stamp = login_limiter.attempt(username, address)  # counted now: concurrent guesses see it
         except IllegalAction as e:
             return _error(str(e), 429 if e.code == "login_too_fast" else 400, e=e)
         found = await asyncio.to_thread(hall().store.read, accounts.account_tx, username)
-        ok = await asyncio.to_thread(accounts.verify_password, found["password_hash"] if found else None, password)
+        ok = await hashing(accounts.verify_password, found["password_hash"] if found else None, password)
         if not ok or found is None:
-            login_limiter.failed(username, address)
             return _refuse(401, "wrong user name or password", "wrong_login")
         if moderation.is_barred_now(found):
             return _refuse(403, "this account is disabled", "account_disabled")
-        login_limiter.succeeded(username)
+        login_limiter.succeeded(username, address, stamp)
         pid = found["id"]
         rehash = (
-            await asyncio.to_thread(accounts.hash_password, password)
-            if accounts.needs_rehash(found["password_hash"])
-            else None
+            await hashing(accounts.hash_password, password) if accounts.needs_rehash(found["password_hash"]) else None
         )
 
         def run(c: Any) -> str:
@@ -267,14 +264,14 @@ def create_app(
             if p is None or p["username"] is None:
                 raise IllegalAction("log in to an account first", "not_account")
             accounts.check_password(body.get("new"))
-            login_limiter.check(p["username"], _address(req))
+            stamp = login_limiter.attempt(p["username"], _address(req))  # counted before the hash
         except IllegalAction as e:
             return _error(str(e), 429 if e.code == "login_too_fast" else 400, e=e)
         old = body.get("old")
-        if not isinstance(old, str) or not await asyncio.to_thread(accounts.verify_password, p["password_hash"], old):
-            login_limiter.failed(p["username"], _address(req))
+        if not isinstance(old, str) or not await hashing(accounts.verify_password, p["password_hash"], old):
             return _refuse(401, "wrong user name or password", "wrong_login")
-        hashed = await asyncio.to_thread(accounts.hash_password, body["new"])
+        login_limiter.succeeded(p["username"], _address(req), stamp)
+        hashed = await hashing(accounts.hash_password, body["new"])
         pid, keep = p["id"], p["token"]
         await hall().write(Write(run=lambda c: accounts.set_password_tx(c, pid, hashed, keep=keep)))
         await hall().revocation.end(pid, "password", keep=db.session_id(keep))  # every other session's tables close
@@ -295,14 +292,8 @@ def create_app(
 
     async def api_player(req: Request) -> Response:
         """A player's profile: record, titles, ratings, beans and rating over time, hands (paged)."""
-        try:
-            pid = int(req.path_params["player"])
-            offset = int(req.query_params.get("offset", 0))
-            limit = int(req.query_params.get("limit", 20))
-        except ValueError:
-            return _error("the player, offset and limit are whole numbers")
-        if offset < 0 or not 1 <= limit <= MAX_PAGE:
-            return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
+        pid = _whole(req.path_params, "player", None, 1)
+        offset, limit = _page(req, 20)
         data = await asyncio.to_thread(hall().store.read, profile.profile_tx, pid, offset, limit)
         if data is None:
             return _error("there is no such player", 404)
@@ -313,15 +304,9 @@ def create_app(
         """排行榜 of one game, by rating, beans or points (title), paged."""
         game = req.query_params.get("game", "")
         by = req.query_params.get("by", "rating")
-        try:
-            offset = int(req.query_params.get("offset", 0))
-            limit = int(req.query_params.get("limit", 20))
-        except ValueError:
-            return _error("offset and limit are whole numbers")
+        offset, limit = _page(req, 20)
         if game not in GAMES or by not in profile.BOARDS:
             return _error(f"game is one of {', '.join(GAMES)} and by one of {', '.join(profile.BOARDS)}")
-        if offset < 0 or not 1 <= limit <= MAX_PAGE:
-            return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
         data = await asyncio.to_thread(hall().store.read, profile.leaderboard_tx, game, by, offset, limit)
         return JSONResponse(data)
 
@@ -341,6 +326,7 @@ def create_app(
             token = p["token"]
             pid = p["id"]
         else:
+            await guest_allowed(req)
             created = await hall().create_player(name, _address(req))
             token, pid = created["token"], created["id"]
         player = await asyncio.to_thread(hall().store.player_by_token, token)
@@ -362,13 +348,7 @@ def create_app(
     async def api_rooms(req: Request) -> Response:
         if req.method == "POST":
             return await create_room(req)
-        try:
-            offset = int(req.query_params.get("offset", 0))
-            limit = int(req.query_params.get("limit", limits.lobby_page))
-        except ValueError:
-            return _error("offset and limit are whole numbers")
-        if offset < 0 or not 1 <= limit <= MAX_PAGE:
-            return _error(f"offset is 0 or more and limit 1-{MAX_PAGE}")
+        offset, limit = _page(req, limits.lobby_page)
         p = await me(req)
         game = req.query_params.get("game")
         cluster = hall().cluster
@@ -433,7 +413,7 @@ def create_app(
         return JSONResponse({"room": table.id, "seat": seat})
 
     async def api_room(req: Request) -> Response:
-        rid = req.path_params["room"]
+        rid = _room_id(req.path_params)
         table = hall().tables.get(rid)
         if table is not None:
             return JSONResponse(table.room_info())
@@ -457,7 +437,7 @@ def create_app(
         h = state.get("hall")
         if h is None:
             return JSONResponse({"ok": False, "why": ["starting"]}, status_code=503)
-        database = "ok" if h.database_ok() else "unreachable"
+        database = "ok" if h.database_ok() and await h.database_answers() else "unreachable"
         if h.cluster is None:
             why = [] if database == "ok" else ["database"]
             answer: dict[str, Any] = {"ok": not why, "why": why, "worker": None, "rooms": len(h.tables)}
@@ -523,8 +503,19 @@ def create_app(
         return str(row["name"]) if row else ""
 
     async def api_hand(req: Request) -> Response:
-        data = await hand_record(req.path_params["room"], req.path_params["number"])
+        data = await hand_record(_room_id(req.path_params), _hand_number(req))
         return Response(data, media_type="application/json")
+
+    async def guest_allowed(req: Request) -> None:
+        """A new guest costs nothing to ask for: so many a minute per address (each one is a
+        player the hall keeps, and one more 复盘 or table slot)."""
+        h, address = hall(), _address(req)
+        allowed = h.throttle.guest(address)
+        if allowed and h.cluster is not None:
+            allowed = await h.cluster.within("guests", address, limits.guests_per_minute)
+        if not allowed:
+            why = IllegalAction("too many new guests from your address: try again in a minute", "too_many_guests")
+            raise HttpError(429, str(why), why)
 
     async def replay_allowed(req: Request) -> None:
         """A replay made anew costs the hall tens of milliseconds of CPU: so many a minute per address."""
@@ -537,10 +528,7 @@ def create_app(
             raise HttpError(429, str(why), why)
 
     def _seat_param(req: Request) -> int:
-        try:
-            return int(req.query_params.get("seat", "0"))
-        except ValueError:
-            raise HttpError(400, "seat is a whole number") from None
+        return _whole(req.query_params, "seat", 0, 0, MAX_SEAT)
 
     def _frames_answer(req: Request, data: bytes) -> Response:
         """Frames are large and repetitive: sent gzipped to a client that takes it (~30×)."""
@@ -550,7 +538,7 @@ def create_app(
 
     async def api_hand_replay(req: Request) -> Response:
         """A finished hand's replay frames 牌谱回放 from ``?seat=`` (every hand face up)."""
-        rid, n, seat = req.path_params["room"], req.path_params["number"], _seat_param(req)
+        rid, n, seat = _room_id(req.path_params), _hand_number(req), _seat_param(req)
         key = (rid, n, seat)
         data = hall().frames_bytes(key)
         if data is None:
@@ -560,27 +548,31 @@ def create_app(
             table = hall().tables.get(rid)
             room = {"id": rid, "name": table.name if table else await asyncio.to_thread(_room_name, rid)}
             try:
-                data = await asyncio.to_thread(_encoded_frames, record, seat, names, room)
+                data = await hall().frames.build(record, seat, names, room)  # in a worker process
             except IllegalAction as e:
-                return _error(str(e), e=e)
+                return _error(str(e), 503 if e.code == "replays_busy" else 400, e=e)
             hall().keep_frames(key, data)
         return _frames_answer(req, data)
 
     async def api_replay(req: Request) -> Response:
         """The frames of a record sent by the page (a record file dropped on it)."""
         same_origin(req)
+        try:
+            hall().frames.check_room()  # full: refused before the body is read (reading it costs too)
+        except IllegalAction as e:
+            return _error(str(e), 503, e=e)
         body = await _json_body(req, limits.body_bytes, checked=False)
         await replay_allowed(req)
         try:
-            data = await asyncio.to_thread(_encoded_frames, body, _seat_param(req), None)
+            data = await hall().frames.build(body, _seat_param(req), None)
         except IllegalAction as e:
-            return _error(str(e), e=e)
+            return _error(str(e), 503 if e.code == "replays_busy" else 400, e=e)
         return _frames_answer(req, data)
 
     async def api_analysis(req: Request) -> Response:
         """复盘 of one seat of a finished hand: GET its state (progress, or the analysis once
         made); POST starts it (a player's own request; the hall's budget)."""
-        rid, n, seat = key = (req.path_params["room"], req.path_params["number"], _seat_param(req))
+        rid, n, seat = key = (_room_id(req.path_params), _hand_number(req), _seat_param(req))
         record = orjson.loads(await hand_record(rid, n))  # finished hands only (404 otherwise)
         if req.method == "GET":
             return JSONResponse(await hall().analyses.state(key))
@@ -589,9 +581,9 @@ def create_app(
         if not p:
             return _error("choose a name first (POST /api/login)", 401)
         try:
-            answer = await hall().analyses.start(key, p["id"], record)
+            answer = await hall().analyses.start(key, p["id"], record, _address(req))
         except IllegalAction as e:
-            status = 429 if e.code in ("analysis_busy", "analysis_yours") else 400
+            status = 429 if e.code in ("analysis_busy", "analysis_yours", "analysis_address") else 400
             return _error(str(e), status, e=e)
         return JSONResponse(answer, status_code=202 if answer["state"] != "done" else 200)
 
@@ -602,7 +594,7 @@ def create_app(
         metrics.CLOSES.labels(str(code)).inc()
 
     async def ws_table(ws: WebSocket) -> None:
-        why = policy.refuses(ws.headers)
+        why = policy.refuses(ws.headers, ws.url.scheme)
         if why:
             await refuse(ws, why, 4403, "refused_origin")
             return
@@ -615,7 +607,12 @@ def create_app(
             await refuse(ws, "choose a name first", 4401, "no_name")
             return
         try:
-            table = await hall().table(ws.path_params["room"])
+            rid = _room_id(ws.path_params)  # no NUL or odd text reaches the database
+        except HttpError:
+            await refuse(ws, "no such room", 4404, "no_such_room")
+            return
+        try:
+            table = await hall().table(rid)
         except RoomBusy as e:  # the room is moving here, or this worker is stopping: try again soon
             await refuse(ws, REASONS[e.code], 1013, e.code)
             return
@@ -765,8 +762,12 @@ def create_app(
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
     handlers: dict[Any, Any] = {StoreError: unavailable, SQLAlchemyError: unavailable, HttpError: http_error}
+    handlers[Exception] = server_error  # answers.py: a 500 with the security headers
     return Starlette(
-        routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[Middleware(SecurityHeaders)]
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers=handlers,
+        middleware=[Middleware(SecurityHeaders), Middleware(Gate, policy=policy)],  # gate.py: every route's rule
     )
 
 

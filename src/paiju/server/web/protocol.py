@@ -41,6 +41,8 @@ def _msg(
 CLIENT_MESSAGES: dict[str, dict[str, Any]] = {
     "sit": _msg("sit", "Take an empty seat (before a hand starts, or a seat left free).", {"seat": _seat}, ("seat",)),
     "stand": _msg("stand", "Leave your seat while no hand is being played."),
+    "pause": _msg("pause", "The referee of a competition room (its creator watching, or staff) pauses the table."),
+    "resume": _msg("resume", "The referee resumes a paused table: the seat to act has its whole turn again."),
     "bot": _msg(
         "bot",
         "Put a computer player on an empty seat (level) or take it away (level null).",

@@ -49,7 +49,7 @@ def serve(
     there, on ``metrics_host`` (loopback by default: never the players' address; docs/decisions.md)."""
     import uvicorn
 
-    from paiju.server.web.slow_clients import HeaderTimeoutProtocol, QuickCloseWebSocketProtocol
+    from paiju.server.web.slow_clients import HeaderTimeoutProtocol, QuickCloseWebSocketProtocol, capped
 
     HeaderTimeoutProtocol.header_timeout = header_timeout
     collector.tune()
@@ -92,7 +92,7 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
-        http=HeaderTimeoutProtocol,
+        http=capped((limits or Limits()).http_conns_per_address),  # slow_clients.py: half-open connections
         ws=QuickCloseWebSocketProtocol,
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,  # costs more CPU than it saves on the small, frequent updates

@@ -26,11 +26,12 @@ from starlette.routing import Route
 
 from paiju.errors import IllegalAction
 from paiju.server.accounts import invitations, social
+from paiju.server.accounts.hashing import hashing
 from paiju.server.store import db
 from paiju.server.tables import access
 from paiju.server.tables.cluster_rooms import RoomBusy
 from paiju.server.tables.hall import Hall
-from paiju.server.web.answers import address, error, json_body
+from paiju.server.web.answers import address, error, json_body, room_id
 
 STATUS = {  # the HTTP status of a refusal, by its reason code (others: 400)
     "no_name": 401,
@@ -162,7 +163,7 @@ class SocialApi:
         try:
             p = await self._player(req)
             body = await json_body(req, self.body_bytes)
-            table = await self._table(req.path_params["room"])
+            table = await self._table(room_id(req.path_params))
             pid, invite, password = p["id"], body.get("invite"), body.get("password")
             if invite is not None:
                 token = str(table.access.get("invite") or "")
@@ -171,7 +172,7 @@ class SocialApi:
                 await table.in_turn(table.admit, pid=pid)
             elif password is not None and table.access.get("password"):
                 self._guessing((pid, table.id), False)
-                if not await asyncio.to_thread(access.password_matches, table.access["password"], password):
+                if not await hashing(access.password_matches, table.access["password"], password):
                     self._guessing((pid, table.id), True)
                     raise IllegalAction("wrong password for this room", "room_password")
                 await table.in_turn(table.admit, pid=pid)
@@ -202,7 +203,7 @@ class SocialApi:
         the page's link is ``#/room/{id}?invite={token}``."""
         try:
             p = await self._player(req)
-            table = await self._table(req.path_params["room"])
+            table = await self._table(room_id(req.path_params))
             if table.seat_of(p["id"]) is None and table.created_by != p["id"]:
                 raise IllegalAction("only a player seated here may invite", "not_seated")
         except IllegalAction as e:
@@ -215,7 +216,7 @@ class SocialApi:
         try:
             p = await self._player(req)
             body = await json_body(req, self.body_bytes)
-            table = await self._table(req.path_params["room"])
+            table = await self._table(room_id(req.path_params))
             if table.seat_of(p["id"]) is None and table.created_by != p["id"]:
                 raise IllegalAction("only a player seated here may invite", "not_seated")
             room = {"id": table.id, "name": table.name, "game": table.game_name, "invite": table.access.get("invite")}
@@ -255,7 +256,7 @@ class SocialApi:
         try:
             p = await self._player(req)
             body = await json_body(req, self.body_bytes)
-            table = await self._table(req.path_params["room"])
+            table = await self._table(room_id(req.path_params))
             if table.created_by != p["id"]:  # before any slow hashing
                 raise IllegalAction("only the room's creator may change who may come", "not_room_creator")
             private, new_invite = body.get("private"), body.get("new_invite", False)
@@ -268,7 +269,7 @@ class SocialApi:
                 if password is None:
                     args["password_off"] = True
                 else:
-                    args["password_hash"] = await asyncio.to_thread(access.hash_room_password, password)
+                    args["password_hash"] = await hashing(access.hash_room_password, password)
             if "reserved" in body:
                 args["reserved"] = await self._reserved(body.get("reserved"))
             info = await table.in_turn(table.change_access, **args)
@@ -281,7 +282,7 @@ class SocialApi:
         ``password`` and ``reserved`` ({seat: user name or player id}); IllegalAction."""
         password = access.check_room_password(body.get("password"))
         reserved = await self._reserved(body.get("reserved"))
-        hashed = await asyncio.to_thread(access.hash_room_password, password) if password else None
+        hashed = await hashing(access.hash_room_password, password) if password else None
         return hashed, reserved
 
     async def _reserved(self, raw: Any) -> dict[int, int]:

@@ -5,7 +5,7 @@
 // Exports: codeBox, friendsPanel.
 
 import { t, label } from "../i18n.js";
-import { friends, joinByCode } from "../social.js";
+import { followingList, joinByCode, presence } from "../social.js";
 import { h } from "../ui.js";
 
 /**
@@ -23,33 +23,18 @@ export function codeBox(ctx) {
 }
 
 /**
- * 好友: the players followed, online first; filled when the list arrives (accounts only).
+ * 好友: the players followed, online first, each with the listed table he sits at.
  */
 export function friendsPanel() {
-  const list = h("div", { class: "friends-list", "data-testid": "friends" }, h("div", { class: "muted" }, "…"));
-  friends().then((got) => {
-    if (!got || got.guest) {
-      list.replaceChildren(h("div", { class: "muted" }, t("reason.register_to_follow")));
-      return;
-    }
-    if (!got.following.length) {
-      list.replaceChildren(h("div", { class: "muted" }, t("no_friends")));
-      return;
-    }
-    const rows = [...got.following].sort((a, b) => Number(b.online) - Number(a.online));
-    list.replaceChildren(
-      ...rows.map((f) =>
-        h(
-          "div",
-          { class: "friend-row", "data-testid": `friend-${f.id}` },
-          h("span", { class: "presence " + (f.online ? "on" : "off"), title: t(f.online ? "online" : "offline") }, f.online ? "●" : "○"),
-          h("a", { href: `#/player/${f.id}` }, f.name),
-          f.room
-            ? h("a", { class: "muted", href: `#/room/${encodeURIComponent(f.room.id)}`, "data-testid": `friend-room-${f.id}` }, `${label(f.room.game)} · ${f.room.name}`)
-            : h("span", { class: "muted" }, t(f.online ? "online" : "offline")),
-        ),
-      ),
+  const row = (/** @type {any} */ f) =>
+    h(
+      "div",
+      { class: "friend-row", "data-testid": `friend-${f.id}` },
+      presence(f),
+      h("a", { href: `#/player/${f.id}` }, f.name),
+      f.room
+        ? h("a", { class: "muted", href: `#/room/${encodeURIComponent(f.room.id)}`, "data-testid": `friend-room-${f.id}` }, `${label(f.room.game)} · ${f.room.name}`)
+        : h("span", { class: "muted" }, t(f.online ? "online" : "offline")),
     );
-  });
-  return h("section", { class: "panel friends-panel" }, h("h2", {}, t("friends")), list);
+  return h("section", { class: "panel friends-panel" }, h("h2", {}, t("friends")), followingList(row, "friends"));
 }

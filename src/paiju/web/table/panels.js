@@ -72,15 +72,39 @@ export function renderPanel(tb, force = false) {
   }
   const close = h("button", { class: "small", "data-testid": "panel-close", title: t("close"), onclick: () => togglePanel(tb, null) }, "✕");
   /** @type {Record<string, string>} */
-  const titles = { log: t("hand_log"), tracker: t("tracker"), prev: t("prev_trick"), phrases: t("phrases") };
+  const titles = { log: t("hand_log"), tracker: t("tracker"), prev: t("prev_trick"), phrases: t("phrases"), referee: t("referee") };
   /** @type {Record<string, (v: any) => HTMLElement>} */
-  const bodies = { log: (x) => logPanel(tb, x), tracker: () => trackerPanel(tb), prev: (x) => prevPanel(tb, x), phrases: () => phrasesPanel(tb) };
+  const bodies = {
+    log: (x) => logPanel(tb, x),
+    tracker: () => trackerPanel(tb),
+    prev: (x) => prevPanel(tb, x),
+    phrases: () => phrasesPanel(tb),
+    referee: (x) => refereePanel(tb, x),
+  };
   for (const [name, p] of Object.entries((R && R.panels) || {})) {
     titles[name] = p.title();
     bodies[name] = () => p.body();
   }
   const body = bodies[which](v);
   panelEl.replaceChildren(h("div", { class: "panel-head" }, h("h3", {}, titles[which]), close), body);
+}
+
+/**
+ * 裁判: a competition's referee sees every hand face up, live, and pauses or resumes the table.
+ * @param {Table} tb
+ * @param {any} v the referee's view (update.view.hands: every seat's hand)
+ */
+function refereePanel(tb, v) {
+  const paused = !!tb.room().paused;
+  const toggle = h(
+    "button",
+    { class: "small", "data-testid": "referee-pause", onclick: () => tb.send({ type: paused ? "resume" : "pause" }) },
+    t(paused ? "referee_resume" : "referee_pause"),
+  );
+  const hands = ((v && v.hands) || []).map((/** @type {string} */ cards, /** @type {number} */ s) =>
+    h("div", { class: "referee-hand", "data-testid": `referee-hand-${s}` }, h("span", { class: "muted" }, tb.seatName(s) + " "), cardsSpan(cards)),
+  );
+  return h("div", { class: "panel-body" }, toggle, ...(hands.length ? hands : [h("div", { class: "muted small-text" }, t("log_empty"))]));
 }
 
 /** @param {{kind: string, seat?: number | null, text: string, cards?: string | null}} row */

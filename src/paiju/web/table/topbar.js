@@ -151,6 +151,7 @@ function toolsMenu(tb) {
     hidesPast(tb) ? null : tool("prev-trick", "prev", t("prev_trick"), t("prev_trick") + " (L)"),
     hidesPast(tb) ? null : tool("log-toggle", "log", t("hand_log")),
     ...extra,
+    u && u.referee ? tool("referee-toggle", "referee", t("referee")) : null, // a competition's referee (裁判)
     u && u.tracker && tb.mySeat() !== null ? tool("tracker-toggle", "tracker", t("tracker")) : null,
     u && !R ? tool("phrases-toggle", "phrases", t("phrases")) : null,
     !R && u && (tb.mySeat() !== null || (tb.ctx.player && tb.room().created_by === tb.ctx.player.id))
@@ -249,7 +250,7 @@ export function renderBanner(tb) {
     const s = S.retryAt ? Math.max(0, Math.ceil((S.retryAt - Date.now()) / 1000)) : 0;
     // why the hall closed the socket (its database, the room moving, a server restarting)
     text = S.closeWhy ? `${reasonText(S.closeWhy, {}, "")} · ${t("retry_in", { s })}` : t("reconnecting", { s });
-  }
+  } else if (S.update && tb.room().paused) text = t("table_paused"); // by a competition's referee
   banner.textContent = text;
   banner.classList.toggle("hidden", !text);
 }
