@@ -30,6 +30,7 @@ class TableTournament:
     hands: list[dict[str, Any]]
     stalled: bool
     damaged: str | None
+    paused: bool  # by the referee (competition.py): no board starts either
     _board_timer: asyncio.TimerHandle | None = None
 
     @property
@@ -62,7 +63,11 @@ class TableTournament:
 
     def watch_board(self) -> None:
         """Between two boards: the next starts after ``board_pause`` seconds (no 准备)."""
-        due = self.status != "playing" and not self.stalled and not self.damaged and self.tournament_hands_left()
+        due = (
+            self.status != "playing"
+            and not (self.stalled or self.damaged or self.paused)
+            and self.tournament_hands_left()
+        )
         if not due:
             if self._board_timer is not None:
                 self._board_timer.cancel()
@@ -74,7 +79,7 @@ class TableTournament:
 
     async def board_due(self, hands_done: int) -> None:
         self._board_timer = None
-        if hands_done != len(self.hands) or self.status == "playing" or self.stalled or self.damaged:
+        if hands_done != len(self.hands) or self.status == "playing" or self.stalled or self.damaged or self.paused:
             return
         await self._deal_in_the_absent({c.player["id"] for c in self.conns})
 
