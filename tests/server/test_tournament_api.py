@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
 
+from .conftest import SQLITE_AND_POSTGRESQL, module_hall
 from .harness import Hall, Player
 
 PASSWORD = "correct horse"
+
+
+@pytest.fixture(scope="module", params=SQLITE_AND_POSTGRESQL)
+def hall(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    with module_hall(request, tmp_path_factory, "tournaments") as h:  # PostgreSQL: registration rows locked
+        yield h
 
 
 def account(hall: Hall, prefix: str) -> tuple[Player, str]:
