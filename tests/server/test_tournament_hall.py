@@ -195,3 +195,32 @@ def test_a_no_show_is_played_on_hosted_with_the_leave_penalty(make_server: Calla
         penalties = c.execute("SELECT COUNT(*) FROM penalties WHERE player_id = ?", (alice.id,)).fetchone()[0]
     assert penalties == 5
     assert {row["entrant"] for row in t["standings"]} == {e["entrant"] for e in t["entrants"]}
+
+
+@pytest.mark.slow
+def test_a_person_plays_the_boards_at_the_seats_the_hall_gives_him(make_server: Callable[..., ServerProcess]) -> None:
+    from .harness import act_policy, first_legal
+
+    server = make_server(args=[*SUITE_DEAL, "--board-pause", "1.0"])
+    hall = Hall(server)
+    bob = hall.login("bob")
+    with hall.http(bob.token) as c:
+        tid = c.post("/api/tournaments", json={"game": "baohuang", "rounds": 1, "boards": 5}).json()["id"]
+        assert c.post(f"/api/tournaments/{tid}/register", json={}).status_code == 200
+        assert c.post(f"/api/tournaments/{tid}/start", json={"bots": 2}).status_code == 200
+    t = wait_for(hall, tid, lambda t: bool(t["results"]) and t["results"][0]["tables"][0]["room"] is not None, 10)
+    room = t["results"][0]["tables"][0]["room"]
+    with hall.connect(room, bob, policy=act_policy(first_legal)) as client:
+        t = wait_for(hall, tid, lambda t: t["status"] == "finished")
+        seats = {m["seat"] for m in client.messages if m.get("type") == "update" and m["room"]["status"] == "playing"}
+    assert len(seats) == 5, "the plan moves him one seat a board"
+    hands = stored_hands(server.db, tid)
+    with sqlite3.connect(server.db) as c:
+        for h in hands:
+            seat = next(i for i, s in enumerate(orjson.loads(h["seating"])) if s["player"] == bob.id)
+            mine = [
+                x
+                for (x,) in c.execute("SELECT hosted FROM actions WHERE hand_id = ? AND seat = ?", (h["hand_id"], seat))
+            ]
+            assert mine and not any(mine), "he played his own cards"
+        assert c.execute("SELECT COUNT(*) FROM penalties WHERE player_id = ?", (bob.id,)).fetchone()[0] == 0
