@@ -68,15 +68,18 @@ def check_finished(hall: Hall, server: ServerProcess, t: dict[str, Any]) -> None
     hands = stored_hands(server.db, t["id"])
     assert hands and all(h["scores"] is not None for h in hands)
     seeds: dict[tuple[int, int], set[int]] = {}
+    options = set()  # every board is one independent hand: the same engine options (no levels carried over)
     for h in hands:
         seeds.setdefault((h["round"], h["board"]), set()).add(h["seed"])
         with hall.http() as c:
             room = c.get(f"/api/rooms/{h['room_id']}").json()
             record = c.get(f"/api/rooms/{h['room_id']}/hands/{h['seq'] + 1}").json()
         assert record["seed"] == h["seed"]  # the plan's seed, not a new one
+        options.add(orjson.dumps(record["options"], option=orjson.OPT_SORT_KEYS))
         assert list(paiju.replay(record).scores) == h["scores"]
         assert room["options"]["competition"] is True
     assert all(len(s) == 1 for s in seeds.values()), "a board was dealt differently at two tables"
+    assert len(options) == 1, options
     # the formats' own computation, redone here on the stored scores
     seeded = [e["entrant"] for e in t["entrants"]]
     seed, done = stored_seed(server.db, t["id"]), []
@@ -95,13 +98,13 @@ def stored_seed(db: Path, tid: int) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["shuangkou", "baohuang"])
+@pytest.mark.parametrize("game", ["shuangkou", "baohuang", "shengji"])
 def test_a_swiss_tournament_of_bots_plays_through_the_hall(
     make_server: Callable[..., ServerProcess], game: str
 ) -> None:
     server = make_server(args=FAST)
     hall = Hall(server)
-    tid, t = make_tournament(hall, game, rounds=2, boards=2 if game == "shuangkou" else 5, bots=8)
+    tid, t = make_tournament(hall, game, rounds=2, boards=5 if game == "baohuang" else 2, bots=8)
     assert t["status"] == "running" and len(t["entrants"]) == 8
     late, partner = hall.login("latecomer"), hall.login("partner")
     with hall.http(late.token) as c:
