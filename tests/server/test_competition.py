@@ -61,13 +61,13 @@ def test_a_competition_room_draws_seats_refuses_hints_and_keeps_the_seats(hall: 
         latest = c.latest_update()
         assert latest is not None
         before = occupants(latest["room"])
+        c.send({"type": "say", "text": "hello"})
+        assert c.until(lambda m: m["type"] == "error")["code"] == "chat_off"
         c.send({"type": "start"})
         started = c.until_update(lambda m: m["room"]["status"] == "playing")
         assert occupants(started["room"]) == before  # shuffled among the seats, nobody lost
         mine = [s["seat"] for s in started["room"]["seats"] if s["player_id"] == p.id]
         assert mine == [started["seat"]]  # and told where he sits now
-        c.send({"type": "say", "text": "hello"})
-        assert c.until(lambda m: m["type"] == "error")["code"] == "chat_off"
         m = c.my_turn(60)
         c.send({"type": "hint"})
         assert c.until(lambda m: m["type"] == "error")["code"] == "no_hint_in_competition"
