@@ -41,7 +41,7 @@ def test_migrations_are_idempotent_and_tables_exist(db_url: str) -> None:
     store = Store(db_url)  # a second start runs no migration again and fails nothing
     with store.engine.connect() as c:
         version = c.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
-    assert version == "0008"
+    assert version == "0009"
     assert store.all_rooms() == []
     store.close()
 

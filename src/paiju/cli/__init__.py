@@ -10,7 +10,7 @@ that seat's ``view``.
 
 This module makes the ``paiju`` command (the console script ``paiju.cli:app``) of one
 module per command or group of subcommands: ``play``, ``simulate``, ``tournament``,
-``replay``, ``analyze``, ``serve``, ``cluster`` and ``admin``; ``options`` reads the
+``replay``, ``analyze``, ``serve``, ``cluster``, ``admin`` and ``demo-tournament``; ``options`` reads the
 arguments that set a game up, ``common`` what every command shows with (console, error
 exit, table, progress bar).
 """
@@ -22,7 +22,7 @@ from typing import Annotated
 import typer
 
 import paiju
-from paiju.cli import admin, analyze, cluster, play, replay, serve, simulate, tournament
+from paiju.cli import admin, analyze, cluster, demo_tournament, play, replay, serve, simulate, tournament
 from paiju.cli.cluster import find_haproxy
 from paiju.cli.options import parse_options
 from paiju.cli.play import hand_text
@@ -56,6 +56,7 @@ def main(
 app.command()(play.play)
 app.command()(simulate.simulate)
 app.command()(tournament.tournament)
+app.command("demo-tournament")(demo_tournament.demo_tournament)
 app.command()(replay.replay)
 app.command()(analyze.analyze)
 app.command()(serve.serve)

@@ -155,6 +155,10 @@ _hall_reasons(
     bad_tournament_format="a tournament's format is swiss or knockout",
     no_such_board="table {table} has no board {board} in seating {rotation}",
     bad_board_scores="a corrected hand has {seats} seat scores, whole numbers",
+    no_such_tournament="there is no such tournament",
+    tournament_closed="registration is closed: the tournament has started",
+    not_tournament_director="only the tournament's creator or an administrator may start it",
+    knockout_not_played="the hall plays Swiss tournaments only, so far",
 )
 
 #: warnings of a legal action the player should confirm (a ``check`` answer's ``warning``)

@@ -288,6 +288,57 @@ room_owners = Table(
 every room has one row; the writer checks the token in the same transaction as each append."""
 
 
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("format", String(16), nullable=False),  # swiss | knockout
+    Column("rounds", Integer, nullable=False),
+    Column("boards", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),  # every board's deal seed derives from it (tournaments/boards.py)
+    Column("status", String(16), nullable=False),  # registering | running | finished
+    Column("current_round", Integer, nullable=False, server_default="0"),  # 0 before the start
+    Column("created_by", Integer, ForeignKey("players.id"), nullable=True),
+    Column("options", JSON, nullable=False),  # the engine options of every board
+    Column("standings", JSON, nullable=True),  # the final standings, once finished
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""比赛: a tournament of the hall, directed by paiju.server.tournaments.director."""
+
+tournament_entrants = Table(
+    "tournament_entrants",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False, index=True),
+    Column("entrant", String(64), nullable=False),  # its key: the player's or the pair's name
+    Column("players", JSON, nullable=False),  # player ids (a pair: two); [] for a computer player
+    Column("seed", Integer, nullable=False),  # registration order, 1 first (the standings' last tie-break)
+    Column("bot", String(16), nullable=True),  # a computer player's level (None: persons)
+    UniqueConstraint("tournament_id", "entrant"),
+)
+
+tournament_hands = Table(
+    "tournament_hands",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False, index=True),
+    Column("round", Integer, nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),  # the hand's place in its table's plan, 0 first
+    Column("board", Integer, nullable=False),
+    Column("rotation", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("seating", JSON, nullable=False),  # per seat: {"entrant", "player", "bot"}
+    Column("room_id", String(16), nullable=True),  # None until the table's room is made
+    Column("hand_id", Integer, nullable=True),
+    Column("scores", JSON, nullable=True),  # per seat, once played
+    UniqueConstraint("tournament_id", "round", "table_no", "seq"),
+)
+"""Every planned hand of a tournament's rounds and its result: what the director resumes from."""
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 

@@ -61,7 +61,9 @@ class TableCompetition:
         return self.status == "waiting" or bool(getattr(self.game, "match_over", False))
 
     def seats_locked(self) -> bool:
-        """Between two hands of a competition match: nobody stands up."""
+        """Between two hands of a competition match, or at a tournament's table: nobody stands up."""
+        if self.room_options.get("tournament") is not None:
+            return True
         return self.competition and self.status == "between" and not getattr(self.game, "match_over", False)
 
     def check_hint_allowed(self) -> None:

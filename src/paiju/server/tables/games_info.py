@@ -73,10 +73,15 @@ HALL_OPTIONS: list[dict[str, Any]] = [
 HALL_DEFAULTS: dict[str, Any] = {o["name"]: o["default"] for o in HALL_OPTIONS}
 
 
+TOURNAMENT = "tournament"
+"""The hall's own option of a tournament's table (never the room form's): ``{"id", "round",
+"table", "hands"}`` — the table plays its planned hands (tournaments/director.py)."""
+
+
 def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """A room's options as the engine's and the hall's (every hall option, defaults filled in)."""
-    engine = {k: v for k, v in options.items() if k not in HALL_DEFAULTS}
-    return engine, {k: options.get(k, d) for k, d in HALL_DEFAULTS.items()}
+    engine = {k: v for k, v in options.items() if k not in HALL_DEFAULTS and k != TOURNAMENT}
+    return engine, {**{k: options.get(k, d) for k, d in HALL_DEFAULTS.items()}, TOURNAMENT: options.get(TOURNAMENT)}
 
 
 def check_hall_option(name: str, value: Any) -> str | None:

@@ -19,6 +19,7 @@ import logging
 import math
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -39,13 +40,14 @@ from paiju.server.tables.analysis_jobs import Analyses, AnalysisSettings
 from paiju.server.tables.bot_pool import BotPool
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.tables.frame_builder import FrameBuilder
-from paiju.server.tables.games_info import check_hall_option, room_option_names, split_options
+from paiju.server.tables.games_info import TOURNAMENT, check_hall_option, room_option_names, split_options
 from paiju.server.tables.hall_metrics import hall_samples
 from paiju.server.tables.limits import check_value, hidden_char
 from paiju.server.tables.moderation import refusable
 from paiju.server.tables.revocation import Revocation
 from paiju.server.tables.table import Table
 from paiju.server.tables.throttle import Limits, Throttle
+from paiju.server.tables.tournament_table import BOARD_PAUSE
 
 if TYPE_CHECKING:
     from paiju.server.tables.cluster_rooms import Cluster, ClusterSettings
@@ -79,8 +81,12 @@ class Hall:
         beans: BeanSettings | None = None,
         analysis: AnalysisSettings | None = None,
         cluster: ClusterSettings | None = None,
+        board_pause: float = BOARD_PAUSE,
     ) -> None:
         self.store = store
+        self.board_pause = board_pause  # seconds between a tournament table's boards (tournament_table.py)
+        # the tournaments' director (paiju.server.tournaments.director) hears of each stored tournament hand
+        self.on_tournament: Callable[[int], None] | None = None
         self.analyses = Analyses(self, analysis)  # 复盘 jobs in their own worker (analysis_jobs.py)
         self.frames = FrameBuilder()  # replay frames in a worker process (frame_builder.py)
         self.beans = beans or BeanSettings()
@@ -386,6 +392,11 @@ class Hall:
     def remember(self, pid: int, name: str) -> None:
         self._names[pid] = name
 
+    def tournament_progress(self, tid: int) -> None:
+        """A tournament's hand was stored: its director looks at the round."""
+        if self.on_tournament is not None:
+            self.on_tournament(tid)
+
     def balance_changed(self, pid: int, beans: int) -> None:
         """An account's beans changed outside a hand (relief, a grant): the tables it sits at show it."""
         for table in self.tables.values():
@@ -457,6 +468,8 @@ class Hall:
             await asyncio.sleep(min(SWEEP_EVERY, self.limits.room_idle, self.limits.archive_after))
             now = time.monotonic()
             for table in list(self.tables.values()):
+                if table.tournament_hands_left():
+                    continue  # a tournament's table plays its boards, persons or not
                 unmanned = not table.damaged and table.unmanned_since(now) >= self.limits.archive_after
                 if unmanned or table.idle_since(now) >= self.limits.room_idle:
                     await self.close_room(table)
@@ -538,9 +551,12 @@ class Hall:
         check_rate: bool = True,
         password_hash: str | None = None,
         reserved: dict[int, int] | None = None,
+        tournament: dict[str, Any] | None = None,
+        seats: list[dict[str, Any]] | None = None,
     ) -> Table:
         """A new room; its access (tables/access.py): the ``private`` option, the password's
-        hash, the seats ``reserved`` for players (seat → player id)."""
+        hash, the seats ``reserved`` for players (seat → player id). A tournament's table
+        (tournaments/director.py) has the hall option ``tournament`` and its first ``seats``."""
         if game not in GAMES:
             raise IllegalAction(f"unknown game {game!r}; games are {', '.join(GAMES)}", "unknown_game", game=game)
         cls: Any = game_class(game)
@@ -558,7 +574,7 @@ class Hall:
             check_value(value, f"option {key}")
         engine_options, hall_options = split_options(options)
         for key, value in hall_options.items():
-            why = check_hall_option(key, value)
+            why = None if key == TOURNAMENT else check_hall_option(key, value)
             if why is not None:
                 raise IllegalAction(why, "bad_room_options", detail=key)
         if hall_options["competition"]:  # 不许查牌、不许提示: no tracker and no free chat (competition.py)
@@ -591,7 +607,11 @@ class Hall:
             last = probe.num_players - 1
             raise IllegalAction(f"there is no seat {bad[0]}: seats are 0-{last}", "no_such_seat", seat=bad[0])
         access = new_access(bool(hall_options["private"]), password_hash, reserved or {})
+        if tournament is not None:
+            options = {**options, TOURNAMENT: tournament}
         row = db.room_row(name, game, options, turn_timeout, probe.num_players, created_by, new_code(), access)
+        if seats is not None:
+            row["seats"] = [{**s, **seat} for s, seat in zip(row["seats"], seats, strict=True)]
         owner = self.cluster.worker if self.cluster is not None else None
         await self.write(Write(run=lambda c: db.create_room_tx(c, row, owner)))
         table = Table(self, row)

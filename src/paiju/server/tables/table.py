@@ -42,6 +42,7 @@ from paiju.server.tables.host import TableHost
 from paiju.server.tables.moderation import CHAT_KEPT, TableModeration
 from paiju.server.tables.phrases import MAX_SAY
 from paiju.server.tables.seating import EMPTY_SEAT, FRESH_SEAT, TableSeating
+from paiju.server.tables.tournament_table import TableTournament
 from paiju.server.tables.updates import HOSTED_LOCK_AFTER, TableUpdates
 from paiju.specs import spec as game_spec
 from paiju.stakes import max_hand_cost
@@ -116,7 +117,7 @@ def next_options(
     return dict(prev.next_hand_options())
 
 
-class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeating, TableCompetition):
+class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeating, TableCompetition, TableTournament):
     """A room: its seats, its match so far and the hand being played."""
 
     def __init__(self, hall: TableHost, row: dict[str, Any]) -> None:
@@ -171,6 +172,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         self._ready: set[int] = set()  # persons who pressed 准备 (or start) for the next hand
         self._ready_timer: asyncio.TimerHandle | None = None
         self._ready_at: float | None = None  # when the countdown between hands ends (monotonic)
+        self._board_timer: asyncio.TimerHandle | None = None  # a tournament's next board (tournament_table.py)
         self.person_seen = time.monotonic()  # a person was last connected or seated (rooms without are archived)
         self._tracker_failed = False
         self.balances: dict[int, int] = {}  # beans of the accounts seated here, as last stored
@@ -249,6 +251,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         if self._unfinished:
             self.post(("finish",))
         self._schedule()
+        if self.tournament is not None:
+            self.watch_board()  # a tournament's table starts its next board by itself
 
     async def stop(self) -> None:
         if self._delay_timer:
@@ -257,6 +261,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
             self._timer.cancel()
         if self._ready_timer:
             self._ready_timer.cancel()
+        if self._board_timer:
+            self._board_timer.cancel()
         if self._task:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -322,6 +328,8 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
             await self.reload()
         elif kind == "ready_due":
             await self._ready_due(item[1])
+        elif kind == "board_due":
+            await self.board_due(item[1])
         elif kind == "seat":
             await self._seat_quickly(*item[1:])
         elif kind == "finish":
@@ -508,7 +516,11 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         return [s["bot"] is not None or (s["player"] is not None and s["player"] in self._ready) for s in self.seats]
 
     def _watch_ready(self) -> None:
-        """Between hands with every seat taken the countdown runs; otherwise there is none."""
+        """Between hands with every seat taken the countdown runs; otherwise there is none (a
+        tournament's table has no 准备: its next board comes after a pause)."""
+        if self.tournament is not None:
+            self.watch_board()
+            return
         due = self.status == "between" and not self.damaged and not self.stalled and not self._empty_seats()
         if not due:
             if self._ready_timer is not None:
@@ -819,13 +831,22 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
     async def _start_hand(self) -> None:
         """Deal the next hand (every seat ready). An account that can no longer cover a hand
         here is unseated first (no hand then)."""
-        if await self._unseat_short():
+        planned = None
+        if self.tournament is not None:  # a planned board: its seed and seating, fresh options
+            planned = await self.planned_hand()
+            if planned is None:
+                return
+        elif await self._unseat_short():
             return
-        options = next_options(self.game, self.engine_options, self.hands, self.penalties)
-        seed = new_seed()
+        if planned is not None:
+            options, seed = dict(self.engine_options), int(planned["seed"])
+        else:
+            options, seed = next_options(self.game, self.engine_options, self.hands, self.penalties), new_seed()
         game = new_game(self.game_name, seed=seed, **options)
         seats = [{**s, **FRESH_SEAT} for s in self.seats]
-        if self.competition and self.match_starts():  # 座位选择由…抽签而定 (competition.py)
+        if planned is not None:
+            seats = self.planned_seats(seats, planned)
+        elif self.competition and self.match_starts():  # 座位选择由…抽签而定 (competition.py)
             seats = drawn_by_lot(seats)
         number, resolved = len(self.hands) + 1, game.record()["options"]  # every option value, not only the room's
         self.hand_id = await self._save(
@@ -855,7 +876,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         seats = seats if seats is not None else self.seats
         at_end = seats  # who sat at the end of the hand, if it ends (dissolving empties the seats)
         status, message = self.status, self.message
-        hand_id, rid = self.hand_id, self.id
+        hand_id, rid, seq = self.hand_id, self.id, len(self.hands)
         finish = None
         if game.is_over:
             finish = self._end_of_hand(seats)
@@ -865,6 +886,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
             if finish is not None:
                 db.finish_hand_tx(c, hand_id, finish["scores"], finish["scored"], rid, seats, status)
                 finish["settled"] = self._settle_tx(c, hand_id, game, at_end, finish["scored"])
+                self.hand_done_tx(c, seq, hand_id, finish["scores"])
             elif seats is not self.seats:
                 db.save_room_tx(c, rid, seats=seats, status=status)
 
@@ -877,6 +899,7 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         self.seats, self.status, self.message = seats, status, message
         if finish is not None:
             self._finished(finish)
+            self.hand_done()
         self.changed()
         metrics.action(self.game_name, by)
 
@@ -918,15 +941,18 @@ class Table(TableUpdates, TableAutoplay, TableModeration, TableAccess, TableSeat
         if not self._unfinished or self.hand_id is None:
             return
         finish, hand_id, rid, game, at_end = self._end_of_hand(self.seats), self.hand_id, self.id, self.game, self.seats
+        seq = len(self.hands)
 
         def run(c: Any) -> None:
             db.finish_hand_tx(c, hand_id, finish["scores"], finish["scored"], rid, finish["seats"], finish["status"])
             finish["settled"] = self._settle_tx(c, hand_id, game, at_end, finish["scored"])
+            self.hand_done_tx(c, seq, hand_id, finish["scores"])
 
         await self._save(Write(run=run))
         self._unfinished = False
         self.seats, self.status, self.message = finish["seats"], finish["status"], finish["message"]
         self._finished(finish)
+        self.hand_done()
 
     def _settle_tx(self, c: Any, hand_id: int, game: Any, at_end: list[dict[str, Any]], scored: bool) -> Any:
         """In the hand's finishing transaction: its beans, results and ratings (settlement.py)."""

@@ -48,6 +48,8 @@ from paiju.server.tables.games_info import games_info
 from paiju.server.tables.hall import DEFAULT_TURN_TIMEOUT, Hall
 from paiju.server.tables.limits import normalize_name
 from paiju.server.tables.throttle import FloodWatch, Limits
+from paiju.server.tables.tournament_table import BOARD_PAUSE
+from paiju.server.tournaments.director import Director
 from paiju.server.web import collector
 from paiju.server.web.admin_api import AdminApi
 from paiju.server.web.answers import COOKIE, TOKEN_TEXT, HttpError, server_error
@@ -62,6 +64,7 @@ from paiju.server.web.gate import Gate
 from paiju.server.web.origin import OriginPolicy, SecurityHeaders
 from paiju.server.web.protocol import ProtocolError, parse_client_message
 from paiju.server.web.social_api import SocialApi
+from paiju.server.web.tournaments_api import TournamentsApi
 
 log = logging.getLogger("paiju.app")
 
@@ -102,6 +105,7 @@ def create_app(
     beans: BeanSettings | None = None,
     analysis: AnalysisSettings | None = None,
     cluster: ClusterSettings | None = None,
+    board_pause: float = BOARD_PAUSE,
 ) -> Starlette:
     """The hall as an ASGI app; ``db_url`` is a SQLAlchemy URL (default: ./paiju.db).
     ``limits`` are what one visitor may use (``rate``: table messages per second of one
@@ -117,6 +121,7 @@ def create_app(
     policy = OriginPolicy(origins)
     login_limiter = accounts.LoginLimiter()
     state: dict[str, Hall] = {}
+    directors: dict[str, Director | None] = {}
 
     def hall() -> Hall:
         return state["hall"]
@@ -712,13 +717,20 @@ def create_app(
             beans=beans,
             analysis=analysis,
             cluster=cluster,
+            board_pause=board_pause,
         )
         await h.open()
+        director = Director(h) if cluster is None else None  # one process directs (docs/decisions.md)
+        directors["director"] = director
+        if director is not None:
+            await director.resume()
         collector.freeze_loaded()
         app.state.hall = h
         try:
             yield
         finally:
+            if director is not None:
+                await director.close()
             await h.close()
             store.close()
 
@@ -745,6 +757,7 @@ def create_app(
         Route("/api/replay", api_replay, methods=["POST"]),
         *AdminApi(hall, me, same_origin, limits.body_bytes).routes(),
         *social_api.routes(),
+        *TournamentsApi(hall, lambda: directors.get("director"), me, same_origin, limits.body_bytes).routes(),
         WebSocketRoute("/ws/{room}", ws_table),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]

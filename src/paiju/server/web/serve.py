@@ -17,6 +17,7 @@ from paiju.server.tables.analysis_jobs import AnalysisSettings
 from paiju.server.tables.cluster_rooms import ClusterSettings
 from paiju.server.tables.deal import DEAL_FINAL_WINDOW, DEAL_STEP
 from paiju.server.tables.throttle import Limits
+from paiju.server.tables.tournament_table import BOARD_PAUSE
 from paiju.server.web import collector, logs
 from paiju.server.web.app import create_app
 
@@ -42,6 +43,7 @@ def serve(
     metrics_port: int | None = None,
     metrics_host: str = "127.0.0.1",
     log_format: str = "text",
+    board_pause: float = BOARD_PAUSE,
 ) -> None:
     """Run the hall with uvicorn (blocking). ``metrics_port``: serve Prometheus's ``GET /metrics``
     there, on ``metrics_host`` (loopback by default: never the players' address; docs/decisions.md)."""
@@ -73,6 +75,7 @@ def serve(
         beans=beans,
         analysis=analysis,
         cluster=cluster,
+        board_pause=board_pause,
     )
 
     class Server(uvicorn.Server):
@@ -154,6 +157,9 @@ if __name__ == "__main__":
     ap.add_argument("--header-timeout", type=float, default=HEADER_TIMEOUT)
     ap.add_argument("--deal-step", type=float, default=DEAL_STEP, help="seconds per decision of the Shengji deal")
     ap.add_argument("--deal-final-window", type=float, default=DEAL_FINAL_WINDOW, help="seconds after the last card")
+    ap.add_argument(
+        "--board-pause", type=float, default=BOARD_PAUSE, help="seconds between a tournament table's boards"
+    )
     ap.add_argument("--bot-workers", type=int, default=1, help="processes the 最强 (strongest) bots search in")
     ap.add_argument("--start-beans", type=int, default=BeanSettings.start, help="every account's first beans")
     ap.add_argument("--relief-below", type=int, default=BeanSettings.relief_below, help="救济 under this balance")
@@ -190,4 +196,5 @@ if __name__ == "__main__":
         metrics_port=a.metrics_port,
         metrics_host=a.metrics_host,
         log_format=a.log_format,
+        board_pause=a.board_pause,
     )
