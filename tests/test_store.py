@@ -82,6 +82,9 @@ def test_players_rooms_hands_and_actions_round_trip(db_url: str) -> None:
     again.close()
 
 
+TESTSERVER = ("http://testserver",)  # the name TestClient gives the hall (an unlisted name is refused)
+
+
 def _login(client: TestClient, name: str) -> str:
     r = client.post("/api/login", json={"name": name})
     assert r.status_code == 200, r.text
@@ -116,7 +119,7 @@ def _play_to(ws, stop_after: int | None, first: dict | None = None) -> dict:  # 
 
 
 def test_a_hand_is_played_stored_and_resumed_by_a_new_server(db_url: str) -> None:
-    app = create_app(db_url, bot_delay=0, rate=10_000)
+    app = create_app(db_url, bot_delay=0, rate=10_000, origins=TESTSERVER)
     with TestClient(app, headers={"Origin": "http://testserver"}) as client:
         token = _login(client, "ann")
         rid = client.post("/api/rooms", json={"game": "baohuang", "options": {"variant": "classic"}}).json()["id"]
@@ -130,7 +133,7 @@ def test_a_hand_is_played_stored_and_resumed_by_a_new_server(db_url: str) -> Non
         turn, view = paused["turn"], paused["view"]
 
     # a second app on the same database resumes the table where it was
-    app2 = create_app(db_url, bot_delay=0, rate=10_000)
+    app2 = create_app(db_url, bot_delay=0, rate=10_000, origins=TESTSERVER)
     with TestClient(app2, headers={"Origin": "http://testserver"}) as client:
         client.cookies.set("paiju_token", token)  # the same player, as after a browser reload
         with client.websocket_connect(f"/ws/{rid}") as ws:
@@ -151,7 +154,7 @@ def test_a_hand_is_played_stored_and_resumed_by_a_new_server(db_url: str) -> Non
 
 
 def test_leaving_a_shuangkou_hand_costs_three_and_makes_the_next_lead_random(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0, rate=10_000)
+    app = create_app(f"sqlite:///{tmp_path / 'hall.db'}", bot_delay=0, rate=10_000, origins=TESTSERVER)
     with TestClient(app, headers={"Origin": "http://testserver"}) as client:
         _login(client, "ann")
         rid = client.post("/api/rooms", json={"game": "shuangkou"}).json()["id"]
