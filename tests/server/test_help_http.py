@@ -14,7 +14,7 @@ def test_a_games_rules_under_a_rooms_options(hall: Hall) -> None:
         r = c.get(f"/api/games/shengji?options={options}")
         assert r.status_code == 200
         d = r.json()
-        assert d["game"] == "shengji" and d["preset"] is None
+        assert d["game"] == "shengji" and d["preset"] == "standard"
         assert d["options"]["decks"] == 3 and d["options"]["bean_multiplier"] == 5
         assert d["hand_cost"] == 5 * d["max_hand_points"]
         assert [t["zh"] for t in d["titles"]][9] == "轿车"

@@ -167,9 +167,14 @@ def test_games_lists_all_three_with_their_room_options(hall: Hall) -> None:
         games = c.get("/api/games").json()["games"]
     assert set(games) == {"baohuang", "shengji", "shuangkou"}
     assert games["baohuang"]["seats"] == 5 and games["baohuang"]["preset_option"] == "variant"
+    assert games["shengji"]["preset_option"] == "variant" and set(games["shengji"]["presets"]) == {
+        "standard",
+        "competition",
+    }
+    assert games["shuangkou"]["preset_option"] is None and games["shuangkou"]["presets"] == {}
     for name in ("shengji", "shuangkou"):
         info = games[name]
-        assert info["seats"] == 4 and info["preset_option"] is None and info["presets"] == {}
+        assert info["seats"] == 4
         for o in info["options"]:
             assert {"name", "type", "default", "help"} <= set(o), o
             if "choices" in o:

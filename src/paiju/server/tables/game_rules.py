@@ -18,7 +18,7 @@ from paiju.specs import spec as game_spec
 from paiju.stakes import max_hand_cost, max_hand_points
 from paiju.titles import ladder
 
-from .games_info import check_hall_option, games_info, room_option_names, split_options
+from .games_info import TOURNAMENT, check_hall_option, games_info, room_option_names, split_options
 
 __all__ = ["game_rules", "parse_options"]
 
@@ -72,7 +72,7 @@ def game_rules(game: str, options: dict[str, Any]) -> dict[str, Any]:
     return {
         "game": game,
         "preset": resolved.get(preset_option) if preset_option else None,
-        "options": {**shown, **hall},
+        "options": {**shown, **{k: v for k, v in hall.items() if k != TOURNAMENT}},  # not a room's choice
         "max_hand_points": max_hand_points(game, engine),
         "hand_cost": max_hand_cost(game, engine, hall),
         "titles": [{"level": t.level, "zh": t.name_zh, "en": t.name_en, "floor": t.floor} for t in ladder(game)],

@@ -86,6 +86,8 @@ def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
 
 def check_hall_option(name: str, value: Any) -> str | None:
     """Why ``value`` is not one of hall option ``name``'s values (None: it is)."""
+    if name == TOURNAMENT:  # set by the hall itself, never by a room's creator (room_option_names)
+        return None
     spec = next(o for o in HALL_OPTIONS if o["name"] == name)
     if spec["type"] == "bool":
         return None if isinstance(value, bool) else f"option {name} is true or false"

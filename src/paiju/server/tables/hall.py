@@ -574,7 +574,7 @@ class Hall:
             check_value(value, f"option {key}")
         engine_options, hall_options = split_options(options)
         for key, value in hall_options.items():
-            why = None if key == TOURNAMENT else check_hall_option(key, value)
+            why = check_hall_option(key, value)
             if why is not None:
                 raise IllegalAction(why, "bad_room_options", detail=key)
         if hall_options["competition"]:  # 不许查牌、不许提示: no tracker and no free chat (competition.py)

@@ -30,7 +30,7 @@ from paiju.server.tables.hall import Hall
 from paiju.server.tables.limits import check_value
 from paiju.server.tournaments.director import Director, summary
 from paiju.server.tournaments.entrants import Entrant, check_entrants, check_format, entrant_size
-from paiju.server.web.answers import error, json_body
+from paiju.server.web.answers import error, json_body, whole
 
 STATUS = {  # the HTTP status of a refusal, by its reason code (others: 400)
     "no_name": 401,
@@ -149,7 +149,7 @@ class TournamentsApi:
 
     async def one(self, req: Request) -> Response:
         """One tournament: entrants, rounds (tables with their rooms, byes, round scores), standings."""
-        got = await self._summary(req.path_params["id"])
+        got = await self._summary(whole(req.path_params, "id", None, 1))
         if got is None:
             return self._refused(IllegalAction("there is no such tournament", "no_such_tournament"))
         return JSONResponse(got)
@@ -200,7 +200,7 @@ class TournamentsApi:
         try:
             p = await self._player(req)
             body = await json_body(req, self.body_bytes)
-            tid, partner = req.path_params["id"], body.get("partner")
+            tid, partner = whole(req.path_params, "id", None, 1), body.get("partner")
 
             def run(c: Any) -> None:
                 t = _open(c, tid)
@@ -228,7 +228,7 @@ class TournamentsApi:
         try:
             p = await self._player(req)
             body = await json_body(req, self.body_bytes)
-            tid, bots, level = req.path_params["id"], body.get("bots", 0), body.get("level", "normal")
+            tid, bots, level = whole(req.path_params, "id", None, 1), body.get("bots", 0), body.get("level", "normal")
             if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= MAX_BOTS:
                 raise IllegalAction(f"{bots!r} is not a value the hall takes", "bad_value", where="bots")
             if level not in BOT_LEVELS or level == "hosted":
