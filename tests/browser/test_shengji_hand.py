@@ -86,6 +86,7 @@ def bury(person: FourSeatPlayer) -> None:
     person.count("bury")
 
 
+@pytest.mark.slow  # a whole hand by clicks: ~18 s (make test-slow)
 def test_whole_shengji_hand(server: HallServer, page: Page) -> None:
     clock = Clock()
     ann = FourSeatPlayer(page, "Ann")

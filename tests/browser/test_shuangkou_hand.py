@@ -37,6 +37,7 @@ def pass_by_right_click(person: FourSeatPlayer) -> bool:
     return True
 
 
+@pytest.mark.slow  # a whole hand by clicks: ~13 s (make test-slow)
 def test_whole_shuangkou_hand(server: HallServer, page: Page) -> None:
     clock = Clock()
     bea = FourSeatPlayer(page, "Bea")

@@ -287,6 +287,7 @@ def test_kill_9_of_a_tables_worker_moves_the_table_within_5_s_and_loses_nothing(
             s.close()
 
 
+@pytest.mark.slow  # a fault scenario: ~12 s (make test-slow)
 def test_a_paused_worker_stores_nothing_once_another_took_its_table(cluster: Cluster) -> None:
     seat = busy_table(cluster, "paused")
     try:
@@ -318,6 +319,7 @@ def test_a_paused_worker_stores_nothing_once_another_took_its_table(cluster: Clu
         seat.close()
 
 
+@pytest.mark.slow  # a fault scenario: ~17 s (make test-slow)
 def test_a_rolling_restart_of_every_worker_keeps_the_tables_playing(cluster: Cluster) -> None:
     seats = [busy_table(cluster, f"roll{i}") for i in range(6)]
     try:

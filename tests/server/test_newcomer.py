@@ -208,6 +208,7 @@ def test_check_warns_before_a_call_that_makes_the_emperor_play_alone(seeded: Cal
 
 
 # ---------------------------------------------------------------------- hint
+@pytest.mark.slow  # a Baohuang hand played until nothing beats: ~24 s (make test-slow)
 def test_the_hint_cycles_never_acts_and_says_when_nothing_beats(hall: Hall) -> None:
     """Baohuang with four bots: at each of seat 0's turns in play the hint is pressed until it
     wraps; every suggestion is a distinct legal action, in the order of the engine's

@@ -6,7 +6,7 @@
 // Exports: mountHelp, parseHelpHash, applying; the type HelpContent (links: help/link.js).
 
 import * as api from "./api.js";
-import { t, label, getLang } from "./i18n.js";
+import { t, label, getLang, presetLabel } from "./i18n.js";
 import { errorText, logo } from "./lobby.js";
 import { h } from "./ui.js";
 import { helpHash } from "./help/link.js";
@@ -131,7 +131,17 @@ export function mountHelp(root, where, ctx) {
     if (!rules || !content) return;
     const o = rules.options;
     const lang = getLang() === "zh" ? "zh" : "en";
-    const which = where.room ? t("help_room_rules") : rules.preset ? t("help_preset_rules", { preset: label(rules.preset) }) : Object.keys(where.options).length ? t("help_chosen_rules") : t("help_default_rules");
+    // options chosen beside the preset are "the rules you chose", not the preset's
+    const chosen = Object.keys(where.options).some((k) => k !== "variant");
+    const which = where.room
+      ? t("help_room_rules")
+      : chosen
+        ? t("help_chosen_rules")
+        : rules.preset
+          ? t("help_preset_rules", { preset: presetLabel(where.game, rules.preset) })
+          : Object.keys(where.options).length
+            ? t("help_chosen_rules")
+            : t("help_default_rules");
     const reset = Object.keys(where.options).length ? h("a", { class: "small link", href: helpHash(where.game), "data-testid": "help-default" }, t("help_show_default")) : null;
     body.replaceChildren(
       h(
