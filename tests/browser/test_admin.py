@@ -90,6 +90,7 @@ def guest(new_page: Callable[..., Page], server: HallServer, name: str) -> Page:
     return page
 
 
+@pytest.mark.slow  # a hand played to the kick: ~12 s (make test-slow)
 def test_a_player_kicked_mid_hand_sees_why_and_stays_out(server: HallServer, new_page: Callable[..., Page]) -> None:
     # a guest's page opening the console is refused, and has no link to it
     player = Driver(new_page(), "Kicked", "baohuang")
@@ -187,6 +188,7 @@ def test_a_report_from_the_table_is_opened_with_its_replay(server: HallServer, n
     assert not reporter.page.errors and not reported.errors and not admin.errors  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # a hand to its end: ~9 s (make test-slow)
 def test_a_muted_player_is_told_and_the_owner_unseats_between_hands(
     server: HallServer, new_page: Callable[..., Page]
 ) -> None:

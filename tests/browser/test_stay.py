@@ -367,6 +367,7 @@ def test_plays_slide_in_unless_reduced_motion(server: HallServer, page: Page) ->
 
 
 # ---------------------------------------------------------------- chat
+@pytest.mark.slow  # ~11 s (make test-slow)
 def test_free_text_chat_when_the_room_allows_it(server: HallServer, new_page: Callable[..., Page]) -> None:
     # chat off (the default): the quick phrases, no free text
     quiet_page = new_page()

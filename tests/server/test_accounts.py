@@ -239,6 +239,7 @@ def test_a_hand_settles_beans_of_accounts_the_house_standing_in_for_guests_and_b
 
 
 @pytest.mark.skipif(not PG, reason="needs PAIJU_TEST_POSTGRES (a PostgreSQL URL; .ci/run starts one)")
+@pytest.mark.slow  # the PostgreSQL run of the accounts: ~11 s (make test-slow)
 def test_accounts_and_beans_on_postgresql(make_server: Callable[..., ServerProcess]) -> None:
     assert PG is not None
     hall = Hall(make_server(db_url=PG))
